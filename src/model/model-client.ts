@@ -1,0 +1,55 @@
+/** One chat message, in the shape every OpenAI-compatible server accepts. */
+export interface ChatMessage {
+  readonly role: "system" | "user" | "assistant";
+  readonly content: string;
+}
+
+/** What a session asks of a model. */
+export interface ModelRequest {
+  /** The chat so far, system prompt first. */
+  readonly messages: readonly ChatMessage[];
+  /** Upper bound on completion tokens; the client's default when absent. */
+  readonly maxTokens?: number;
+  /** Sampling temperature; the client's default when absent. */
+  readonly temperature?: number;
+  /** Aborts the request (session timeout, budget exhausted, caller cancelled). */
+  readonly signal?: AbortSignal;
+}
+
+/** Token counts for one model call. */
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+/** Why the model stopped: a short union for the loop, the raw value kept for logs. */
+export type FinishReason = "stop" | "length" | "content-filter" | "error" | "other";
+
+/** What a model answered. */
+export interface ModelResponse {
+  /** The assistant's reply text. */
+  readonly text: string;
+  /** Token usage as reported by the server (or estimated, see `usageEstimated`). */
+  readonly usage: TokenUsage;
+  /** True when the server reported no usage and the counts were estimated from text length. */
+  readonly usageEstimated?: boolean;
+  readonly finishReason: FinishReason;
+  /** The provider's own finish reason, kept for traces. */
+  readonly rawFinishReason?: string;
+  /** The model that answered, as the server named it. */
+  readonly model: string;
+}
+
+/**
+ * The seam between rlmkit and a language model. Implemented by
+ * `OpenAICompatibleModel` (any OpenAI-compatible HTTP server) and `ScriptedModel`
+ * (replies from a list, for tests and replays).
+ */
+export interface ModelClient {
+  /** The model's name, used for pricing, traces and usage breakdowns. */
+  readonly modelId: string;
+  /** The model's context window in tokens, when known. */
+  readonly contextWindow?: number;
+  /** Sends one chat request and resolves with the reply. Rejects on a failure it could not retry away. */
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}
