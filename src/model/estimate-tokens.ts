@@ -1,0 +1,23 @@
+import type { ChatMessage, TokenUsage } from "./model-client.ts";
+
+/** Characters per token assumed by the estimates: about four for English text and code with common tokenizers. */
+export const CHARS_PER_TOKEN = 4;
+
+/**
+ * Estimates a token count from text length: `ceil(characters / 4)`. Used when a
+ * server reports no usage, and by `ScriptedModel`. Good enough for budgets and
+ * traces; not a tokenizer.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/**
+ * Estimates the usage of one call: the prompt is the sum of the messages'
+ * estimates, the completion the reply's estimate (see {@link estimateTokens}).
+ */
+export function estimateUsage(messages: readonly ChatMessage[], completionText: string): TokenUsage {
+  let promptTokens = 0;
+  for (const message of messages) promptTokens += estimateTokens(message.content);
+  return { promptTokens, completionTokens: estimateTokens(completionText) };
+}

@@ -1,0 +1,244 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A loopback OpenAI-compatible server for tests: a real `node:http` server on
+ * 127.0.0.1 (random port) that answers `POST /v1/chat/completions`, both as plain
+ * JSON and as SSE streaming (`data: {...}` chunks, a usage chunk when the request
+ * asks for `stream_options.include_usage`, then `data: [DONE]`).
+ *
+ * Each request is answered by a handler (or the next item of a list of replies):
+ *
+ * - a string: the assistant's reply text;
+ * - a {@link ScriptedCompletion} (`{ text, usage?, finishReason?, model?, chunks? }`):
+ *   the reply with control over usage, finish reason, model name and stream chunks;
+ * - a {@link ScriptedHttpResponse} (`{ status, body?, headers? }`): a raw HTTP reply,
+ *   e.g. `{ status: 429, headers: { "retry-after": "2" } }`;
+ * - `{ drop: true }`: the connection is destroyed without an answer (a network failure);
+ * - a thrown error or rejected promise: a 500 with `{ error: { message } }`.
+ *
+ * A handler may return a promise that settles late (or never) to test timeouts;
+ * `close()` cuts open connections so it never waits on them.
+ *
+ * @example
+ * await using server = await startOpenAIServer([{ status: 500 }, "hello"]);
+ * const model = new OpenAICompatibleModel({ baseURL: server.url, model: "test-model" });
+ * await model.complete({ messages: [{ role: "user", content: "hi" }] }); // text "hello"
+ * server.requests.length; // 2
+ */
+export async function startOpenAIServer(
+  handlerOrReplies: ChatCompletionHandler | readonly HandlerResult[],
+): Promise<OpenAITestServer> {
+  const requests: RecordedHttpRequest[] = [];
+  const handler = typeof handlerOrReplies === "function" ? handlerOrReplies : repliesInOrder(handlerOrReplies);
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent && !response.destroyed) {
+        sendJson(response, 500, { error: { message: `openai-server: ${String(error)}` } });
+      }
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const rawBody = await readBody(request);
+    const path = (request.url ?? "/").split("?")[0];
+    let body: ChatCompletionRequestBody;
+    try {
+      body = rawBody.length > 0 ? JSON.parse(rawBody) : {};
+    } catch {
+      sendJson(response, 400, { error: { message: "openai-server: request body is not JSON" } });
+      return;
+    }
+    const index = requests.length;
+    requests.push({ method: request.method ?? "", path, headers: request.headers, body });
+
+    if (request.method !== "POST" || path !== "/v1/chat/completions") {
+      sendJson(response, 404, { error: { message: `openai-server: no route for ${request.method} ${path}` } });
+      return;
+    }
+
+    let result: HandlerResult;
+    try {
+      result = await handler(body, { index, headers: request.headers });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      sendJson(response, 500, { error: { message, type: "server_error" } });
+      return;
+    }
+    if (response.destroyed) return;
+
+    if (typeof result === "object" && "drop" in result) {
+      response.socket?.destroy();
+      return;
+    }
+    if (typeof result === "object" && "status" in result) {
+      const { status, body: replyBody, headers = {} } = result;
+      const text = replyBody === undefined ? JSON.stringify({ error: { message: `scripted ${status}` } }) : typeof replyBody === "string" ? replyBody : JSON.stringify(replyBody);
+      response.writeHead(status, { "content-type": "application/json", ...headers });
+      response.end(text);
+      return;
+    }
+    const completion: ScriptedCompletion = typeof result === "string" ? { text: result } : result;
+    if (body.stream === true) {
+      sendStream(response, body, completion);
+    } else {
+      sendJson(response, 200, completionBody(body, completion));
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closed;
+  };
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** A running loopback server. */
+export interface OpenAITestServer {
+  /** Base URL to hand to a client, e.g. `http://127.0.0.1:54321/v1`. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in arrival order (including ones that got an error reply). */
+  readonly requests: readonly RecordedHttpRequest[];
+  /** Stops the server, cutting any connection still open. Safe to call twice. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** One request as the server saw it. */
+export interface RecordedHttpRequest {
+  readonly method: string;
+  /** Path without query, e.g. `/v1/chat/completions`. */
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The parsed JSON body. */
+  readonly body: ChatCompletionRequestBody;
+}
+
+/** The parts of a chat completion request body the server looks at; the rest is kept as sent. */
+export interface ChatCompletionRequestBody {
+  readonly model?: string;
+  readonly messages?: readonly { role: string; content: string }[];
+  readonly stream?: boolean;
+  readonly stream_options?: { include_usage?: boolean };
+  readonly max_tokens?: number;
+  readonly max_completion_tokens?: number;
+  readonly temperature?: number;
+  readonly [key: string]: unknown;
+}
+
+/** A successful completion, with control over what the server reports. */
+export interface ScriptedCompletion {
+  readonly text: string;
+  /**
+   * Usage to report. Default: whitespace-separated word counts of the request's
+   * messages and of `text`. `null` reports no usage at all (neither in JSON nor in the stream).
+   */
+  readonly usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  /** Raw finish reason; default `"stop"`. `null` sends none. */
+  readonly finishReason?: string | null;
+  /** Model name in the reply; default the request's `model`. */
+  readonly model?: string;
+  /** Streaming only: the content deltas to send; default `text` split after each space. */
+  readonly chunks?: readonly string[];
+}
+
+/** A raw HTTP reply, for error statuses. `body` objects are sent as JSON; default `{ error: { message: "scripted <status>" } }`. */
+export interface ScriptedHttpResponse {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+/** What a handler returns for one request. */
+export type HandlerResult = string | ScriptedCompletion | ScriptedHttpResponse | { readonly drop: true };
+
+/** Answers one chat completion request; `index` counts all requests received, from 0. */
+export type ChatCompletionHandler = (
+  body: ChatCompletionRequestBody,
+  request: { readonly index: number; readonly headers: IncomingHttpHeaders },
+) => HandlerResult | Promise<HandlerResult>;
+
+function repliesInOrder(replies: readonly HandlerResult[]): ChatCompletionHandler {
+  let next = 0;
+  return () => {
+    if (next >= replies.length) {
+      // 400 so that a client does not retry: the test script is wrong, not the server busy.
+      return { status: 400, body: { error: { message: `openai-server: all ${replies.length} scripted replies were used` } } };
+    }
+    return replies[next++];
+  };
+}
+
+function completionBody(body: ChatCompletionRequestBody, completion: ScriptedCompletion): object {
+  const usage = usageFor(body, completion);
+  return {
+    id: "chatcmpl-test",
+    object: "chat.completion",
+    created: 0,
+    model: completion.model ?? body.model ?? "unknown",
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: completion.text },
+        finish_reason: completion.finishReason === undefined ? "stop" : completion.finishReason,
+        logprobs: null,
+      },
+    ],
+    ...(usage ? { usage } : {}),
+  };
+}
+
+function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, completion: ScriptedCompletion): void {
+  const model = completion.model ?? body.model ?? "unknown";
+  const chunk = (choices: object[], extra: object = {}) => ({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices, ...extra });
+  const deltas = completion.chunks ?? (completion.text.match(/\S*\s*/g) ?? []).filter((part) => part.length > 0);
+  const events: object[] = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
+  for (const content of deltas) events.push(chunk([{ index: 0, delta: { content }, finish_reason: null }]));
+  events.push(chunk([{ index: 0, delta: {}, finish_reason: completion.finishReason === undefined ? "stop" : completion.finishReason }]));
+  const usage = usageFor(body, completion);
+  if (usage && body.stream_options?.include_usage === true) events.push(chunk([], { usage }));
+
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`);
+  response.end("data: [DONE]\n\n");
+}
+
+function usageFor(body: ChatCompletionRequestBody, completion: ScriptedCompletion) {
+  if (completion.usage === null) return undefined;
+  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  const usage = completion.usage ?? {
+    prompt_tokens: (body.messages ?? []).reduce((sum, message) => sum + words(String(message.content)), 0),
+    completion_tokens: words(completion.text),
+  };
+  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+}
+
+function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(value));
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of request) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString("utf8");
+}
