@@ -1,0 +1,15 @@
+export { createIsolateSandbox } from "./isolate-sandbox.ts";
+export {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_MEMORY_LIMIT_MB,
+  DEFAULT_TIMEOUT_MS,
+  type ExecutionError,
+  type ExecutionErrorKind,
+  type ExecutionResult,
+  type GuestValue,
+  type HostFunction,
+  type Sandbox,
+  type SandboxOptions,
+} from "./sandbox.ts";
+export { GuestSyntaxError, RESERVED_PREFIX, boundNames, parseGuest, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
+export { redactHostPaths } from "./redact.ts";

@@ -1,0 +1,121 @@
+import { parse, type Node, type Pattern, type Program, type Statement, type VariableDeclaration } from "acorn";
+import { SourceSplice } from "./splice.ts";
+
+/** The name under which the guest runtime lives; guest code may not use the `__rlm` prefix. */
+/** Guest code may not use names that start with this prefix: the runtime and injected values live there. */
+export const RESERVED_PREFIX = "__rlm";
+
+/** The name under which the guest runtime lives. */
+export const RUNTIME_NAME = `${RESERVED_PREFIX}_rt`;
+
+/** A block rewritten so that it runs as one REPL entry. */
+export interface ReplProgram {
+  /** The script to compile: same line structure as the input; line 1 carries a prefix. */
+  readonly code: string;
+  /** Characters added before column 1 of line 1 (subtract from columns reported on line 1). */
+  readonly prefixLength: number;
+  /** Top-level names the block declares (they become globals that later blocks can see and re-declare). */
+  readonly declared: readonly string[];
+}
+
+/** A parse error located in the caller's own code (1-based line and column). */
+export class GuestSyntaxError extends Error {
+  override readonly name = "SyntaxError";
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+  constructor(message: string, line: number, column: number) {
+    super(message);
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** Parses guest code the way rlmkit does everywhere: latest syntax, script goal, top-level await. */
+export function parseGuest(code: string): Program {
+  try {
+    return parse(code, {
+      ecmaVersion: "latest",
+      sourceType: "script",
+      allowAwaitOutsideFunction: true,
+      allowHashBang: false,
+      locations: true,
+    });
+  } catch (error) {
+    const err = error as SyntaxError & { loc?: { line: number; column: number } };
+    if (err.loc) {
+      const message = err.message.replace(/\s*\(\d+:\d+\)$/, "");
+      throw new GuestSyntaxError(message, err.loc.line, err.loc.column + 1);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Rewrites a block so that it behaves like one entry of a browser console:
+ * top-level `var`/`let`/`const` become assignments to globals (so a later block
+ * can re-declare them), top-level functions and classes are published as globals,
+ * and the body runs inside an async function so that top-level `await` works.
+ * Edits are spliced into the original text so line numbers do not move.
+ *
+ * @throws GuestSyntaxError when the code does not parse.
+ */
+export function toReplProgram(code: string, program: Program = parseGuest(code)): ReplProgram {
+  const splice = new SourceSplice(code);
+  const declared = new Set<string>();
+  const published: string[] = [];
+
+  for (const statement of program.body as Statement[]) {
+    if (statement.type === "VariableDeclaration") {
+      rewriteDeclaration(statement, splice, declared);
+    } else if (statement.type === "FunctionDeclaration" && statement.id) {
+      declared.add(statement.id.name);
+      published.push(statement.id.name);
+    } else if (statement.type === "ClassDeclaration" && statement.id) {
+      declared.add(statement.id.name);
+      // Publish right after the class body, on the same line as its closing brace.
+      splice.insert(statement.end, `;${RUNTIME_NAME}.global[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
+    }
+  }
+
+  const names = [...declared];
+  const publish = published.map((name) => `${RUNTIME_NAME}.global[${JSON.stringify(name)}] = ${name};`).join("");
+  const prefix = `${names.length ? `var ${names.join(", ")};` : ""}${RUNTIME_NAME}.run(async () => {${publish}`;
+  return { code: `${prefix}${splice.toString()}\n})`, prefixLength: prefix.length, declared: names };
+}
+
+function rewriteDeclaration(node: VariableDeclaration, splice: SourceSplice, declared: Set<string>): void {
+  // `const a = 1, {b} = o;` becomes `;(a = 1, {b} = o);` — commas, comments and
+  // line breaks between declarators stay where they were.
+  splice.replace(node.start, node.declarations[0].start, ";(");
+  for (const declarator of node.declarations) {
+    for (const name of boundNames(declarator.id)) declared.add(name);
+    if (declarator.init) continue;
+    // `var x;` keeps x's value (as JavaScript does); `let x;` resets it.
+    if (node.kind === "var") splice.replace(declarator.start, declarator.end, "void 0");
+    else splice.insert(declarator.end, " = void 0");
+  }
+  splice.insert(node.declarations[node.declarations.length - 1].end, ")");
+}
+
+/** Every identifier a binding pattern introduces. */
+export function boundNames(pattern: Pattern | Node): string[] {
+  const node = pattern as Pattern;
+  switch (node.type) {
+    case "Identifier":
+      return [node.name];
+    case "ObjectPattern":
+      return node.properties.flatMap((property) =>
+        property.type === "RestElement" ? boundNames(property.argument) : boundNames(property.value),
+      );
+    case "ArrayPattern":
+      return node.elements.flatMap((element) => (element ? boundNames(element) : []));
+    case "RestElement":
+      return boundNames(node.argument);
+    case "AssignmentPattern":
+      return boundNames(node.left);
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,76 @@
+/** Default per-block time limit. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default memory limit for the guest's own work, on top of what persistent globals take. */
+export const DEFAULT_MEMORY_LIMIT_MB = 128;
+/** Default cap on captured output per block. */
+export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
+
+/** Limits for one sandbox. Every limit is enforced by the host. */
+export interface SandboxOptions {
+  /** Wall-clock limit for one block, excluding time spent in exposed async host functions. Default 30 s. */
+  readonly timeoutMs?: number;
+  /** V8 heap limit in MB for the guest's own work; persistent globals (such as a large context) are added on top. Default 128. */
+  readonly memoryLimitMb?: number;
+  /** Output kept per block; the rest is dropped with a notice. Default 20,000 characters. */
+  readonly maxOutputChars?: number;
+}
+
+/** A JSON value as it crosses the boundary. */
+export type GuestValue = string | number | boolean | null | GuestValue[] | { [key: string]: GuestValue };
+
+/** Why a block failed. */
+export type ExecutionErrorKind = "syntax" | "runtime" | "timeout" | "memory";
+
+/** A failure located in the caller's own code. Never carries host paths or host stack frames. */
+export interface ExecutionError {
+  readonly kind: ExecutionErrorKind;
+  /** The guest error's name, e.g. `TypeError`. */
+  readonly name: string;
+  readonly message: string;
+  /** 1-based line in the block as given to `execute`, when known. */
+  readonly line?: number;
+  /** 1-based column, when known. */
+  readonly column?: number;
+}
+
+/** What running one block did. */
+export interface ExecutionResult {
+  /** Captured print/console output (capped). */
+  readonly output: string;
+  /** True when output went over the cap and was cut. */
+  readonly outputTruncated: boolean;
+  /** Present when the block executed FINAL or FINAL_VAR. */
+  readonly final?: { readonly value: GuestValue };
+  /** Present when the block failed. A block can both call FINAL and fail afterwards only if the guest caught FINAL's signal. */
+  readonly error?: ExecutionError;
+  /** True when the isolate was replaced after this block (timeout, memory): every variable was lost. */
+  readonly reset: boolean;
+  /** Wall time of the block. */
+  readonly durationMs: number;
+  /** Part of `durationMs` spent waiting on exposed async host functions (not counted against the timeout). */
+  readonly hostWaitMs: number;
+}
+
+/** A host function made callable from guest code; arguments and result are copied as JSON. */
+export type HostFunction = (...args: GuestValue[]) => unknown;
+
+/**
+ * The seam between the orchestrator and the place model code runs. A sandbox keeps
+ * state across blocks like a REPL and knows nothing of sessions, models or tools.
+ */
+export interface Sandbox {
+  /** Sets a global that survives resets (re-created in every fresh isolate), e.g. `context`. */
+  setPersistentGlobal(name: string, value: GuestValue): Promise<void>;
+  /** Sets a global in the current isolate only (lost on reset), e.g. an injected tool result. */
+  setGlobal(name: string, value: GuestValue): Promise<void>;
+  /** Makes `name` a guest function that throws `message` when called. Survives resets. */
+  defineStub(name: string, message: string): Promise<void>;
+  /** Makes `name` a guest function that calls `fn` in the host. Async functions return promises in the guest and their wait time is not counted against the block timeout. Survives resets. */
+  exposeFunction(name: string, fn: HostFunction, options?: { readonly async?: boolean }): Promise<void>;
+  /** Runs one block. Never throws for guest faults: they are reported in the result. */
+  execute(code: string): Promise<ExecutionResult>;
+  /** Replaces the isolate with a fresh one; persistent globals, stubs and functions are re-applied. */
+  reset(): Promise<void>;
+  /** Releases the isolate. The sandbox cannot be used afterwards. */
+  dispose(): void;
+}

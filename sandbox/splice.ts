@@ -1,0 +1,36 @@
+/**
+ * A minimal source editor: records insertions and replacements at offsets of the
+ * original text and applies them in one pass. Edits never add or remove line
+ * breaks unless the inserted text has them, so line numbers are preserved.
+ */
+export class SourceSplice {
+  readonly #source: string;
+  readonly #edits: { start: number; end: number; text: string; order: number }[] = [];
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  /** Inserts `text` before the character at `offset`. */
+  insert(offset: number, text: string): void {
+    this.#edits.push({ start: offset, end: offset, text, order: this.#edits.length });
+  }
+
+  /** Replaces the characters in [start, end) with `text`. */
+  replace(start: number, end: number, text: string): void {
+    this.#edits.push({ start, end, text, order: this.#edits.length });
+  }
+
+  /** The edited source. Overlapping replacements are a programming error. */
+  toString(): string {
+    const edits = [...this.#edits].sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+    let out = "";
+    let cursor = 0;
+    for (const edit of edits) {
+      if (edit.start < cursor) throw new Error(`SourceSplice: overlapping edit at ${edit.start}`);
+      out += this.#source.slice(cursor, edit.start) + edit.text;
+      cursor = edit.end;
+    }
+    return out + this.#source.slice(cursor);
+  }
+}
