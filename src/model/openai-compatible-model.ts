@@ -210,6 +210,8 @@ export class OpenAICompatibleModel implements ModelClient {
       if (typeof choice.delta?.content === "string") text += choice.delta.content;
       if (choice.finish_reason) rawFinishReason = choice.finish_reason;
     }
+    // The openai Stream ends quietly when its signal aborts; a cut-off reply must not pass for a whole one.
+    signal.throwIfAborted();
     return this.#response(request, text, rawFinishReason, usage, model);
   }
 

@@ -159,6 +159,8 @@ export interface ScriptedCompletion {
   readonly model?: string;
   /** Streaming only: the content deltas to send; default `text` split after each space. */
   readonly chunks?: readonly string[];
+  /** Streaming only: send this many content deltas, then hold the connection open without finishing (for timeout tests). */
+  readonly stallAfterChunks?: number;
 }
 
 /** A raw HTTP reply, for error statuses. `body` objects are sent as JSON; default `{ error: { message: "scripted <status>" } }`. */
@@ -218,6 +220,11 @@ function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, c
   if (usage && body.stream_options?.include_usage === true) events.push(chunk([], { usage }));
 
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  if (completion.stallAfterChunks !== undefined) {
+    // The role chunk plus the first `stallAfterChunks` deltas, then silence until close().
+    for (const event of events.slice(0, 1 + completion.stallAfterChunks)) response.write(`data: ${JSON.stringify(event)}\n\n`);
+    return;
+  }
   for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`);
   response.end("data: [DONE]\n\n");
 }
