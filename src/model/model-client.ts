@@ -12,7 +12,11 @@ export interface ModelRequest {
   readonly maxTokens?: number;
   /** Sampling temperature; the client's default when absent. */
   readonly temperature?: number;
-  /** Aborts the request (session timeout, budget exhausted, caller cancelled). */
+  /**
+   * Aborts the request (session timeout, budget exhausted, caller cancelled): `complete`
+   * then rejects without retrying. The rejection's type depends on the client, so
+   * callers should check `signal.aborted` rather than the error.
+   */
   readonly signal?: AbortSignal;
 }
 
