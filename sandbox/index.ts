@@ -13,3 +13,4 @@ export {
 } from "./sandbox.ts";
 export { GuestSyntaxError, RESERVED_PREFIX, boundNames, parseGuest, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
 export { redactHostPaths } from "./redact.ts";
+export { SourceSplice } from "./splice.ts";

@@ -1,1 +1,25 @@
-export const x: number = 1;
+/**
+ * rlmkit — recursive language model code agents.
+ * This file is the whole public API.
+ */
+export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session/run-session.ts";
+export type { SessionResult, SessionStatus, SessionUsage } from "./session/session-result.ts";
+export type { SessionEvent, SessionEventType, EventBase } from "./session/events.ts";
+export { loadPrompt, renderPrompt, promptsDirectory } from "./session/prompts.ts";
+export { defineTool } from "./tools/define-tool.ts";
+export { checkToolArguments, toolSignature, type ArgumentCheck } from "./tools/tool-arguments.ts";
+export type { Tool, ToolCallContext } from "./tools/tool.ts";
+export type { JsonSchema, JsonValue, ToolParameters } from "./tools/json-schema.ts";
+export { extractCodeBlocks, type CodeBlock, type ExtractedBlocks } from "./intercept/extract-code-blocks.ts";
+export { interceptBlock, rewriteBlock, ACCEPTED_FORM, type InterceptedCall, type InterceptProblem, type InterceptResult } from "./intercept/intercept-block.ts";
+export * from "./model/index.ts";
+export {
+  createIsolateSandbox,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_MEMORY_LIMIT_MB,
+  DEFAULT_TIMEOUT_MS as DEFAULT_BLOCK_TIMEOUT_MS,
+  type ExecutionError,
+  type ExecutionResult,
+  type Sandbox,
+  type SandboxOptions,
+} from "../sandbox/index.ts";

@@ -1,0 +1,31 @@
+import type { JsonValue } from "../tools/json-schema.ts";
+
+/** A short description of the `context` variable for the system prompt: its type, size and a peek. */
+export function describeContext(context: JsonValue | undefined): string {
+  if (context === undefined) return "There is no `context` variable in this session; use the tools to find what you need.";
+  if (typeof context === "string") {
+    const lines = context.length === 0 ? 0 : context.split("\n").length;
+    const peek = context.slice(0, 300).replace(/```/g, "'''");
+    return `\`context\` is a string of ${context.length.toLocaleString("en-US")} characters (${lines.toLocaleString("en-US")} lines). It starts:\n\`\`\`text\n${peek}${context.length > 300 ? "\n…" : ""}\n\`\`\``;
+  }
+  if (Array.isArray(context)) {
+    const chars = JSON.stringify(context).length;
+    return `\`context\` is an array of ${context.length.toLocaleString("en-US")} items (${chars.toLocaleString("en-US")} characters as JSON). The first item is ${kind(context[0])}.`;
+  }
+  if (context !== null && typeof context === "object") {
+    const keys = Object.keys(context);
+    const chars = JSON.stringify(context).length;
+    const shown = keys.slice(0, 20).map((key) => `\`${key}\` (${kind(context[key])})`).join(", ");
+    return `\`context\` is an object with ${keys.length} keys (${chars.toLocaleString("en-US")} characters as JSON): ${shown}${keys.length > 20 ? ", …" : ""}.`;
+  }
+  return `\`context\` is ${kind(context)}: ${JSON.stringify(context)}.`;
+}
+
+function kind(value: JsonValue | undefined): string {
+  if (value === undefined) return "absent";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === "string") return `a string of ${value.length} characters`;
+  if (typeof value === "object") return `an object with ${Object.keys(value).length} keys`;
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,61 @@
+import type { ExecutionResult } from "../../sandbox/index.ts";
+import type { InterceptProblem } from "../intercept/intercept-block.ts";
+
+/** What happened to one block, as the feedback message reports it. */
+export interface BlockReport {
+  readonly index: number;
+  readonly code: string;
+  readonly unclosed: boolean;
+  readonly problems?: readonly InterceptProblem[];
+  readonly toolCalls: readonly { readonly source: string; readonly target: string; readonly chars: number; readonly truncated: boolean; readonly limitChars: number }[];
+  readonly toolError?: string;
+  readonly result?: ExecutionResult;
+}
+
+/** Renders the user message that tells the model what its blocks did. */
+export function formatFeedback(reports: readonly BlockReport[], notes: readonly string[] = []): string {
+  const parts = reports.map((report) => formatBlock(report));
+  return [...parts, ...notes].join("\n\n");
+}
+
+function formatBlock(report: BlockReport): string {
+  const lines: string[] = [`[block ${report.index + 1}]`];
+  if (report.unclosed) lines.push("(this block had no closing ``` fence; it was run as far as the reply went)");
+  if (report.problems) {
+    lines.push(`not run — ${report.problems.length === 1 ? "1 problem" : `${report.problems.length} problems`}:`);
+    for (const problem of report.problems) {
+      lines.push(`- line ${problem.line}, column ${problem.column}: ${problem.message}`);
+      const source = sourceLine(report.code, problem.line);
+      if (source !== undefined) lines.push(`    ${problem.line} | ${source}`);
+    }
+    return lines.join("\n");
+  }
+  for (const call of report.toolCalls) {
+    lines.push(`${call.target} = ${call.source} → ${call.chars.toLocaleString("en-US")} characters of JSON${call.truncated ? ` (over the ${call.limitChars.toLocaleString("en-US")}-character limit: cut, see the … notices in the value)` : ""}`);
+  }
+  if (report.toolError) {
+    lines.push(`not run — ${report.toolError}`);
+    return lines.join("\n");
+  }
+  const result = report.result;
+  if (!result) return lines.join("\n");
+  if (result.output.length > 0) lines.push(`output:\n${result.output.replace(/\n$/, "")}`);
+  if (result.outputTruncated) lines.push(`(output cut at ${result.output.length.toLocaleString("en-US")} characters: print less, e.g. slices or counts)`);
+  if (result.error) {
+    const where = result.error.line !== undefined ? ` (line ${result.error.line}${result.error.column !== undefined ? `, column ${result.error.column}` : ""})` : "";
+    lines.push(`error: ${result.error.name}: ${result.error.message}${where}`);
+    const source = result.error.line !== undefined ? sourceLine(report.code, result.error.line) : undefined;
+    if (source !== undefined) lines.push(`    ${result.error.line} | ${source}`);
+  }
+  if (result.reset) {
+    lines.push("The sandbox was restarted after this block: every variable you defined is gone. `context` and the tools are still there; re-create what you need.");
+  }
+  if (!result.error && result.output.length === 0 && report.toolCalls.length === 0) lines.push("(ran; no output — use print() to see values)");
+  return lines.join("\n");
+}
+
+function sourceLine(code: string, line: number): string | undefined {
+  const text = code.split("\n")[line - 1];
+  if (text === undefined) return undefined;
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
