@@ -155,7 +155,8 @@ export function interceptBlock(code: string, toolNames: ReadonlySet<string>): In
  */
 export function rewriteBlock(code: string, calls: readonly InterceptedCall[], names: readonly string[]): string {
   const splice = new SourceSplice(code);
-  calls.forEach((call, index) => splice.replace(call.start, call.end, names[index]));
+  // A call written over several lines leaves its line breaks behind, so later lines keep their numbers.
+  calls.forEach((call, index) => splice.replace(call.start, call.end, names[index] + "\n".repeat(lineBreaks(code.slice(call.start, call.end)))));
   const rewritten = splice.toString();
   parseGuest(rewritten); // a rewrite that does not parse is a host bug: fail loudly
   return rewritten;
@@ -234,6 +235,10 @@ function misuse(node: AnyNode, ancestors: AnyNode[], code: string): string {
 function suggestion(call: AnyNode, name: string): string {
   const variable = name.replace(/^nav_/, "").replace(/^[a-z]+_/, "") || "result";
   return `\`const ${variable === name ? "result" : variable} = ${preview(generate(call as any))}\``;
+}
+
+function lineBreaks(text: string): number {
+  return text.split("\n").length - 1;
 }
 
 function preview(text: string): string {
