@@ -1,5 +1,3 @@
-import { RUNTIME_NAME } from "./repl-rewrite.ts";
-
 /** Names of the host callbacks the runtime takes over (and removes from the global object) at start-up. */
 export const HOST_CALLBACKS = {
   output: "__rlm_host_output",
@@ -8,11 +6,19 @@ export const HOST_CALLBACKS = {
   callStart: "__rlm_host_call_start",
 } as const;
 
+/** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
+export const RUNTIME_ENTRY_POINTS = ["run", "settle", "expose", "stub", "setGlobal"] as const;
+
 /**
- * Source of the guest runtime, evaluated once in every fresh context. It owns
- * print/console, FINAL/FINAL_VAR, stubs and exposed host functions. Host callbacks
- * arrive as globals, are captured in this closure and deleted, so guest code
- * never sees them; everything that crosses the boundary is a string.
+ * Source of the guest runtime, evaluated once in every fresh context. It evaluates
+ * to an object holding the runtime's entry points (see {@link RUNTIME_ENTRY_POINTS});
+ * the host keeps references to them and no global points at the object.
+ *
+ * The runtime owns print/console, FINAL/FINAL_VAR, stubs and exposed host functions.
+ * Host callbacks arrive as globals, are captured in this closure and deleted, so
+ * guest code never sees them; everything that crosses the boundary is a string.
+ * Built-ins the runtime relies on are captured at start-up, so guest code that
+ * replaces `JSON`, `String`, `Promise.prototype.then` and the like harms only itself.
  */
 export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   "use strict";
@@ -29,22 +35,33 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
 
   const stringify = JSON.stringify;
   const parseJson = JSON.parse;
-  const FINAL_SIGNAL = Object.freeze({ rlmFinal: true });
+  const StringOf = String;
+  const ErrorOf = Error;
+  const TypeErrorOf = TypeError;
+  const ReferenceErrorOf = ReferenceError;
+  const PromiseOf = Promise;
+  const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const freeze = Object.freeze;
+  const create = Object.create;
+  const isFinite = Number.isFinite;
+  const FINAL_SIGNAL = freeze({ rlmFinal: "FINAL was called; the block ends here" });
   let outputOpen = true;
-  const pending = new Map();
+  let finished = false;
+  const pending = create(null);
   let nextCallId = 0;
 
-  const define = (name, value, writable) =>
-    Object.defineProperty(G, name, { value, writable: !!writable, configurable: false, enumerable: false });
+  const define = (name, value) =>
+    defineProperty(G, name, { value, writable: false, configurable: false, enumerable: false });
 
   function format(value, depth, seen) {
     if (typeof value === "string") return depth === 0 ? value : stringify(value);
     if (value === undefined) return "undefined";
-    if (typeof value === "bigint") return String(value) + "n";
+    if (typeof value === "bigint") return StringOf(value) + "n";
     if (typeof value === "symbol") return value.toString();
     if (typeof value === "function") return "[Function " + (value.name || "anonymous") + "]";
-    if (value === null || typeof value !== "object") return String(value);
-    if (value instanceof Error) return value.stack && depth === 0 ? String(value.stack).split("\n")[0] : value.name + ": " + value.message;
+    if (value === null || typeof value !== "object") return StringOf(value);
+    if (value instanceof Error) return value.stack && depth === 0 ? StringOf(value.stack).split("\n")[0] : value.name + ": " + value.message;
     if (seen.includes(value)) return "[Circular]";
     if (depth > 6) return Array.isArray(value) ? "[Array]" : "[Object]";
     seen = seen.concat([value]);
@@ -63,48 +80,55 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   }
 
   function print(...args) {
-    if (!outputOpen) return;
+    if (!outputOpen || finished) return;
     let text;
     try {
-      text = args.map((arg) => format(arg, 0, [])).join(" ");
+      text = StringOf(args.map((arg) => format(arg, 0, [])).join(" "));
     } catch (error) {
-      text = "[unprintable value: " + String(error && error.message) + "]";
+      text = "[unprintable value]";
     }
-    outputOpen = hostOutput(text + "\n");
+    outputOpen = hostOutput(text + "\n") === true;
   }
 
   function toJson(value, what) {
+    if (typeof value === "number" && !isFinite(value)) {
+      throw new TypeErrorOf(what + " needs a JSON value; " + StringOf(value) + " is not one (use a string or null).");
+    }
     let json;
     try {
       json = stringify(value);
     } catch (error) {
-      throw new TypeError(what + " needs a JSON value: " + (error && error.message));
+      throw new TypeErrorOf(what + " needs a JSON value: " + StringOf(error && error.message));
     }
-    if (json === undefined) throw new TypeError(what + " needs a JSON value (a string, number, boolean, null, array or plain object), got " + typeof value + ".");
+    if (typeof json !== "string") throw new TypeErrorOf(what + " needs a JSON value (a string, number, boolean, null, array or plain object), got " + typeof value + ".");
     return json;
   }
 
   function FINAL(...args) {
     if (args.length === 0 || args[0] === undefined) {
-      throw new TypeError("FINAL needs a value: call FINAL(answer) with a string or any JSON value (FINAL(\"\") is a valid empty answer).");
+      throw new TypeErrorOf("FINAL needs a value: call FINAL(answer) with a string or any JSON value (FINAL(\"\") is a valid empty answer).");
     }
-    hostFinal(toJson(args[0], "FINAL"));
+    if (!finished) {
+      hostFinal(toJson(args[0], "FINAL"));
+      finished = true;
+    }
     throw FINAL_SIGNAL;
   }
 
   function FINAL_VAR(name) {
-    if (typeof name !== "string") throw new TypeError("FINAL_VAR takes the variable's name as a string, e.g. FINAL_VAR(\"answer\").");
-    if (!Object.prototype.hasOwnProperty.call(G, name) || G[name] === undefined) {
-      throw new ReferenceError("FINAL_VAR(\"" + name + "\"): no top-level variable named '" + name + "' holds a value. Assign it first (const " + name + " = ...) or call FINAL(value).");
+    if (typeof name !== "string") throw new TypeErrorOf("FINAL_VAR takes the variable's name as a string, e.g. FINAL_VAR(\"answer\").");
+    const descriptor = getOwnPropertyDescriptor(G, name);
+    if (!descriptor || !("value" in descriptor) || descriptor.value === undefined) {
+      throw new ReferenceErrorOf("FINAL_VAR(\"" + name + "\"): no top-level variable named '" + name + "' holds a value. Assign it first (const " + name + " = ...) or call FINAL(value).");
     }
-    return FINAL(G[name]);
+    return FINAL(descriptor.value);
   }
 
   function describe(error) {
     if (error === FINAL_SIGNAL) return undefined;
     try {
-      if (error instanceof Error || (error && typeof error === "object" && "message" in error && "stack" in error)) {
-        return stringify({ name: String(error.name || "Error"), message: String(error.message), stack: String(error.stack || "") });
+      if (error !== null && (typeof error === "object" || typeof error === "function") && "message" in error) {
+        return stringify({ name: StringOf(error.name || "Error"), message: StringOf(error.message), stack: StringOf(error.stack || "") });
       }
       return stringify({ name: "Uncaught", message: format(error, 0, []), stack: "" });
     } catch (inner) {
@@ -115,7 +139,7 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   function unwrap(json) {
     const reply = parseJson(json);
     if (reply.error !== undefined) {
-      const error = new Error(reply.error);
+      const error = new ErrorOf(reply.error);
       error.name = reply.errorName || "Error";
       throw error;
     }
@@ -123,34 +147,40 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   }
 
   function makeHostFunction(name, isAsync) {
-    if (!isAsync) return { [name]: (...args) => unwrap(hostCallSync(name, stringify(args))) }[name];
+    if (!isAsync) return { [name]: (...args) => unwrap(hostCallSync(name, toJson(args, name))) }[name];
     // The host starts the call and later settles it by id, so several calls can be in flight at once.
     return {
       [name]: (...args) =>
-        new Promise((resolve, reject) => {
+        new PromiseOf((resolve, reject) => {
+          const json = toJson(args, name);
           const id = ++nextCallId;
-          pending.set(id, { resolve, reject });
-          hostCallStart(name, stringify(args), id);
+          pending[id] = { resolve, reject };
+          hostCallStart(name, json, id);
         }),
     }[name];
   }
 
-  const runtime = Object.freeze({
-    global: G,
-    run(body) {
+  define("print", print);
+  define("console", freeze({ log: print, info: print, warn: print, error: print, debug: print }));
+  define("FINAL", FINAL);
+  define("FINAL_VAR", FINAL_VAR);
+
+  return freeze({
+    /** Runs one block's body; resolves to undefined or to a JSON description of what it threw. Never rejects. */
+    async run(body) {
       outputOpen = true;
-      let promise;
+      finished = false;
       try {
-        promise = body();
+        await body(G);
+        return undefined;
       } catch (error) {
-        return Promise.resolve(describe(error));
+        return describe(error);
       }
-      return promise.then(() => undefined, describe);
     },
     settle(id, json) {
-      const call = pending.get(id);
+      const call = pending[id];
       if (!call) return;
-      pending.delete(id);
+      delete pending[id];
       try {
         call.resolve(unwrap(json));
       } catch (error) {
@@ -158,16 +188,27 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       }
     },
     expose(name, isAsync) {
-      define(name, makeHostFunction(name, isAsync), false);
+      define(name, makeHostFunction(name, isAsync));
     },
     stub(name, message) {
-      define(name, { [name]: function () { throw new Error(message); } }[name], false);
+      define(name, { [name]: function () { throw new ErrorOf(message); } }[name]);
+    },
+    /** Defines a global without running guest setters; false when guest code made the name read-only. */
+    setGlobal(name, value) {
+      const descriptor = getOwnPropertyDescriptor(G, name);
+      try {
+        if (!descriptor || descriptor.configurable) {
+          delete G[name];
+          defineProperty(G, name, { value, writable: true, enumerable: true, configurable: true });
+        } else if ("value" in descriptor && descriptor.writable) {
+          defineProperty(G, name, { value });
+        } else {
+          return false;
+        }
+        return true;
+      } catch (error) {
+        return false;
+      }
     },
   });
-
-  define("${RUNTIME_NAME}", runtime, false);
-  define("print", print, false);
-  define("console", Object.freeze({ log: print, info: print, warn: print, error: print, debug: print }), false);
-  define("FINAL", FINAL, false);
-  define("FINAL_VAR", FINAL_VAR, false);
-})();`;
+})()`;

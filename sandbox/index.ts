@@ -1,5 +1,6 @@
 export { createIsolateSandbox } from "./isolate-sandbox.ts";
 export {
+  DEFAULT_MAX_HOST_WAIT_MS,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,
   DEFAULT_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import ivm from "isolated-vm";
 import {
+  DEFAULT_MAX_HOST_WAIT_MS,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,
   DEFAULT_TIMEOUT_MS,
@@ -10,28 +11,50 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from "./sandbox.ts";
-import { GuestSyntaxError, RUNTIME_NAME, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
-import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS } from "./guest-runtime.ts";
+import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
+import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS, RUNTIME_ENTRY_POINTS } from "./guest-runtime.ts";
 import { redactHostPaths } from "./redact.ts";
 
 const MB = 1024 * 1024;
+/** How often the watchdog looks at a running block at most. */
+const WATCHDOG_TICK_MS = 100;
 
+type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
+
+/** One isolate with its context, the runtime's entry points and its in-flight host calls. */
 interface Live {
   readonly isolate: ivm.Isolate;
   readonly context: ivm.Context;
+  readonly runtime: Record<RuntimeEntryPoint, ivm.Reference>;
+  /** Async host calls started by this isolate that have not returned yet. */
+  inFlight: number;
+  /** When `inFlight` last went from 0 to 1 (or the current block started, if later). */
+  waitingSince: number;
+  /** Settlements that arrived while no block was running; delivered when the next block starts. */
+  readonly queued: [id: number, json: string][];
+  /** Settlements being delivered right now. */
+  readonly settling: Set<Promise<unknown>>;
 }
 
 interface BlockState {
   output: string;
   outputTruncated: boolean;
   final?: { value: GuestValue };
+  hostWaitMs: number;
 }
+
+type StopReason = "timeout" | "host-wait";
 
 /**
  * Creates a sandbox backed by one isolated-vm isolate and one context, kept across
  * blocks like a REPL. Limits are enforced by the host: a watchdog disposes an
- * isolate whose block does not settle in time, and V8's heap limit ends one that
- * allocates too much; either way the next block runs on a fresh isolate.
+ * isolate whose block does not settle in time (or burns its time in a busy loop
+ * while a host call is pending), and V8's heap limit ends one that allocates too
+ * much; either way the next block runs on a fresh isolate, with persistent globals,
+ * stubs and exposed functions re-applied.
+ *
+ * Guest code never runs outside {@link Sandbox.execute}: results of async host
+ * calls that arrive between blocks are delivered when the next block starts.
  *
  * @example
  * const sandbox = await createIsolateSandbox({ timeoutMs: 5_000 });
@@ -49,6 +72,7 @@ class IsolateSandbox implements Sandbox {
   readonly #timeoutMs: number;
   readonly #memoryLimitMb: number;
   readonly #maxOutputChars: number;
+  readonly #maxHostWaitMs: number;
   readonly #persistent = new Map<string, { value: GuestValue; bytes: number }>();
   readonly #stubs = new Map<string, string>();
   readonly #functions = new Map<string, { fn: HostFunction; async: boolean }>();
@@ -56,17 +80,20 @@ class IsolateSandbox implements Sandbox {
   #disposed = false;
   #block?: BlockState;
   #blockCount = 0;
-  #inFlight = 0;
-  #inFlightSince = 0;
-  #hostWaitMs = 0;
 
-  constructor({ timeoutMs = DEFAULT_TIMEOUT_MS, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB, maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS }: SandboxOptions) {
-    for (const [name, value] of Object.entries({ timeoutMs, memoryLimitMb, maxOutputChars })) {
+  constructor({
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB,
+    maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS,
+    maxHostWaitMs = DEFAULT_MAX_HOST_WAIT_MS,
+  }: SandboxOptions) {
+    for (const [name, value] of Object.entries({ timeoutMs, memoryLimitMb, maxOutputChars, maxHostWaitMs })) {
       if (!Number.isFinite(value) || value <= 0) throw new RangeError(`sandbox option ${name} must be a positive number, got ${value}.`);
     }
     this.#timeoutMs = timeoutMs;
     this.#memoryLimitMb = memoryLimitMb;
     this.#maxOutputChars = maxOutputChars;
+    this.#maxHostWaitMs = maxHostWaitMs;
   }
 
   async setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
@@ -84,17 +111,17 @@ class IsolateSandbox implements Sandbox {
 
   async defineStub(name: string, message: string): Promise<void> {
     this.#stubs.set(name, message);
-    await this.#alive().context.evalClosure(`${RUNTIME_NAME}.stub($0, $1)`, [name, message]);
+    await this.#alive().runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } });
   }
 
   async exposeFunction(name: string, fn: HostFunction, options: { readonly async?: boolean } = {}): Promise<void> {
     this.#functions.set(name, { fn, async: options.async === true });
-    await this.#alive().context.evalClosure(`${RUNTIME_NAME}.expose($0, $1)`, [name, options.async === true]);
+    await this.#alive().runtime.expose.apply(undefined, [name, options.async === true], { arguments: { copy: true } });
   }
 
   async execute(code: string): Promise<ExecutionResult> {
     const started = performance.now();
-    const block: BlockState = { output: "", outputTruncated: false };
+    const block: BlockState = { output: "", outputTruncated: false, hostWaitMs: 0 };
     const finish = (error?: ExecutionError, reset = false): ExecutionResult => ({
       output: block.output,
       outputTruncated: block.outputTruncated,
@@ -102,7 +129,7 @@ class IsolateSandbox implements Sandbox {
       ...(error ? { error } : {}),
       reset,
       durationMs: performance.now() - started,
-      hostWaitMs: this.#hostWaitMs,
+      hostWaitMs: block.hostWaitMs,
     });
 
     let program: ReplProgram;
@@ -116,40 +143,61 @@ class IsolateSandbox implements Sandbox {
     }
 
     const live = this.#alive();
+    if (this.#block) throw new Error("sandbox.execute was called while another block is still running; await each block before the next.");
     const filename = `block-${++this.#blockCount}.js`;
     let script: ivm.Script;
     try {
       script = await live.isolate.compileScript(program.code, { filename });
     } catch (error) {
-      return finish({ kind: "syntax", name: "SyntaxError", message: redactHostPaths(String((error as Error).message)).replace(/\s*\[.*\]$/, ""), ...locate(String((error as Error).message), filename, program) });
+      const message = String((error as Error)?.message ?? error);
+      return finish({ kind: "syntax", name: "SyntaxError", message: redactHostPaths(message).replace(/\s*\[.*\]$/, ""), ...locate(message, filename, program) });
     }
 
     this.#block = block;
-    this.#hostWaitMs = 0;
-    const watchdog = this.#watch(live, started);
+    if (live.inFlight > 0) live.waitingSince = started;
+    const watchdog = this.#watch(live, block, started);
+    let outcome: unknown;
+    let failure: { error: unknown } | undefined;
     try {
-      const outcome: unknown = await script.run(live.context, { promise: true, copy: true });
-      if (typeof outcome === "string") {
-        const thrown = JSON.parse(outcome) as { name: string; message: string; stack: string };
-        return finish({ kind: "runtime", name: thrown.name, message: redactHostPaths(thrown.message), ...locate(thrown.stack, filename, program) });
+      // Results of host calls that arrived between blocks run now, under this block's watchdog.
+      for (const [id, json] of live.queued.splice(0)) this.#settle(live, id, json);
+      const body = (await script.run(live.context, { reference: true, release: true })) as ivm.Reference;
+      try {
+        outcome = await live.runtime.run.apply(undefined, [body.derefInto()], { result: { promise: true, copy: true } });
+      } finally {
+        body.release();
       }
-      return finish();
+      // Callbacks of host calls that are being settled belong to this block.
+      while (live.settling.size > 0) await Promise.all([...live.settling]);
     } catch (error) {
-      if (watchdog.fired()) {
-        await this.reset();
-        return finish({ kind: "timeout", name: "TimeoutError", message: `the block did not finish within ${this.#timeoutMs} ms and was stopped` }, true);
-      }
-      if (live.isolate.isDisposed) {
-        await this.reset();
-        return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB and was stopped` }, true);
-      }
-      const message = redactHostPaths(String((error as Error)?.message ?? error));
-      return finish({ kind: "runtime", name: (error as Error)?.name ?? "Error", message });
+      failure = { error };
     } finally {
       watchdog.stop();
+      block.hostWaitMs += live.inFlight > 0 ? performance.now() - live.waitingSince : 0;
       this.#block = undefined;
-      if (!live.isolate.isDisposed) script.release();
     }
+
+    const stopped = watchdog.reason();
+    if (stopped) {
+      await this.reset();
+      const message =
+        stopped === "timeout"
+          ? `the block did not finish within ${this.#timeoutMs} ms and was stopped`
+          : `the block waited on host functions for more than ${this.#maxHostWaitMs} ms in total and was stopped`;
+      return finish({ kind: "timeout", name: "TimeoutError", message }, true);
+    }
+    if (live.isolate.isDisposed) {
+      await this.reset();
+      return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB and was stopped` }, true);
+    }
+    if (failure) {
+      const error = failure.error as Error | undefined;
+      const name = typeof error?.name === "string" ? error.name : "Error";
+      return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
+    }
+    const thrown = readOutcome(outcome);
+    if (thrown) return finish({ kind: "runtime", name: thrown.name, message: redactHostPaths(thrown.message), ...locate(thrown.stack, filename, program) });
+    return finish();
   }
 
   async reset(): Promise<void> {
@@ -158,16 +206,23 @@ class IsolateSandbox implements Sandbox {
     const isolate = new ivm.Isolate({ memoryLimit: this.#memoryLimit() });
     const context = await isolate.createContext();
     const global = context.global;
-    await global.set(HOST_CALLBACKS.output, new ivm.Callback((text: string) => this.#onOutput(text)));
-    await global.set(HOST_CALLBACKS.final, new ivm.Callback((json: string) => this.#onFinal(json)));
-    await global.set(HOST_CALLBACKS.callSync, new ivm.Callback((name: string, args: string) => this.#callSync(name, args)));
-    await global.set(HOST_CALLBACKS.callStart, new ivm.Callback((name: string, args: string, id: number) => void this.#callAsync(name, args, id)));
-    await context.eval(GUEST_RUNTIME_SOURCE, { filename: "rlmkit-runtime.js" });
-    const live = { isolate, context };
+    let live: Live | undefined;
+    await global.set(HOST_CALLBACKS.output, new ivm.Callback((text: unknown) => this.#onOutput(text)));
+    await global.set(HOST_CALLBACKS.final, new ivm.Callback((json: unknown) => this.#onFinal(json)));
+    await global.set(HOST_CALLBACKS.callSync, new ivm.Callback((name: unknown, args: unknown) => this.#callSync(name, args)));
+    await global.set(
+      HOST_CALLBACKS.callStart,
+      new ivm.Callback((name: unknown, args: unknown, id: unknown) => void (live && this.#callAsync(live, name, args, id))),
+    );
+    const runtime = (await context.eval(GUEST_RUNTIME_SOURCE, { filename: "rlmkit-runtime.js", reference: true })) as ivm.Reference;
+    const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
+    for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
+    runtime.release();
+    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set() };
     this.#live = live;
     for (const [name, { value }] of this.#persistent) await this.#set(live, name, value);
-    for (const [name, message] of this.#stubs) await context.evalClosure(`${RUNTIME_NAME}.stub($0, $1)`, [name, message]);
-    for (const [name, { async }] of this.#functions) await context.evalClosure(`${RUNTIME_NAME}.expose($0, $1)`, [name, async]);
+    for (const [name, message] of this.#stubs) await entries.stub.apply(undefined, [name, message], { arguments: { copy: true } });
+    for (const [name, { async }] of this.#functions) await entries.expose.apply(undefined, [name, async], { arguments: { copy: true } });
   }
 
   dispose(): void {
@@ -179,8 +234,12 @@ class IsolateSandbox implements Sandbox {
     const live = this.#live;
     this.#live = undefined;
     if (!live) return;
-    live.context.release();
-    if (!live.isolate.isDisposed) live.isolate.dispose();
+    live.queued.length = 0;
+    if (!live.isolate.isDisposed) {
+      for (const reference of Object.values(live.runtime)) reference.release();
+      live.context.release();
+      live.isolate.dispose();
+    }
   }
 
   #alive(): Live {
@@ -194,39 +253,45 @@ class IsolateSandbox implements Sandbox {
     return this.#memoryLimitMb + Math.ceil(bytes / MB);
   }
 
+  /** Defines a global through the runtime, so no guest setter runs; fails if guest code made the name read-only. */
   async #set(live: Live, name: string, value: GuestValue): Promise<void> {
-    if (value !== null && typeof value === "object") {
-      await live.context.global.set(name, new ivm.ExternalCopy(value).copyInto({ release: true }));
-    } else {
-      await live.context.global.set(name, value);
+    const transferable = value !== null && typeof value === "object" ? new ivm.ExternalCopy(value).copyInto({ release: true }) : value;
+    const done = await live.runtime.setGlobal.apply(undefined, [name, transferable], { arguments: { copy: true } });
+    if (done !== true) {
+      throw new Error(`could not set the sandbox global '${name}': guest code made it read-only. Reset the sandbox or use another name.`);
     }
   }
 
-  /** Disposes the isolate once the block has used its time, not counting waits on async host functions. */
-  #watch(live: Live, started: number): { fired(): boolean; stop(): void } {
-    let fired = false;
+  /**
+   * Disposes the isolate once the block has used its time. Time spent waiting on
+   * async host functions does not count, unless the isolate is busy meanwhile (its
+   * CPU time is bounded too), and the total wait is capped by `maxHostWaitMs`.
+   */
+  #watch(live: Live, block: BlockState, started: number): { reason(): StopReason | undefined; stop(): void } {
+    let reason: StopReason | undefined;
     let timer: NodeJS.Timeout | undefined;
+    const cpuAtStart = live.isolate.cpuTime;
     const check = (): void => {
+      if (live.isolate.isDisposed) return;
       const now = performance.now();
-      if (this.#inFlight > 0) {
-        timer = setTimeout(check, Math.min(this.#timeoutMs, 250));
+      const waited = block.hostWaitMs + (live.inFlight > 0 ? now - live.waitingSince : 0);
+      const guestLeft = this.#timeoutMs - (now - started - waited);
+      const cpuLeft = this.#timeoutMs - Number(live.isolate.cpuTime - cpuAtStart) / 1e6;
+      const waitLeft = this.#maxHostWaitMs - waited;
+      if (guestLeft <= 0 || cpuLeft <= 0 || waitLeft <= 0) {
+        reason = waitLeft <= 0 && guestLeft > 0 && cpuLeft > 0 ? "host-wait" : "timeout";
+        live.isolate.dispose();
         return;
       }
-      const deadline = started + this.#timeoutMs + this.#hostWaitMs;
-      if (now >= deadline) {
-        fired = true;
-        if (!live.isolate.isDisposed) live.isolate.dispose();
-        return;
-      }
-      timer = setTimeout(check, deadline - now + 1);
+      timer = setTimeout(check, Math.max(1, Math.min(guestLeft, cpuLeft, waitLeft, WATCHDOG_TICK_MS)));
     };
-    timer = setTimeout(check, this.#timeoutMs);
-    return { fired: () => fired, stop: () => clearTimeout(timer) };
+    timer = setTimeout(check, Math.min(this.#timeoutMs, WATCHDOG_TICK_MS));
+    return { reason: () => reason, stop: () => clearTimeout(timer) };
   }
 
-  #onOutput(text: string): boolean {
+  #onOutput(text: unknown): boolean {
     const block = this.#block;
-    if (!block || block.outputTruncated) return false;
+    if (!block || block.outputTruncated || block.final || typeof text !== "string") return false;
     const room = this.#maxOutputChars - block.output.length;
     if (text.length > room) {
       block.output += text.slice(0, Math.max(0, room));
@@ -237,39 +302,87 @@ class IsolateSandbox implements Sandbox {
     return true;
   }
 
-  #onFinal(json: string): void {
+  #onFinal(json: unknown): void {
     const block = this.#block;
-    if (!block || block.final) return;
+    if (!block || block.final || typeof json !== "string") return;
     block.final = { value: JSON.parse(json) as GuestValue };
   }
 
-  #callSync(name: string, args: string): string {
-    const entry = this.#functions.get(name);
-    if (!entry) return JSON.stringify({ error: `${name} is not available` });
+  /** Why a host call from the guest is refused right now, if it is. */
+  #refuse(name: unknown): string | undefined {
+    if (!this.#block) return "host functions can only be called while a block runs";
+    if (this.#block.final) return "FINAL was already called; this block can no longer call host functions";
+    if (typeof name !== "string" || !this.#functions.has(name)) return `${String(name)} is not available`;
+    return undefined;
+  }
+
+  #callSync(name: unknown, args: unknown): string {
+    const refused = this.#refuse(name);
+    if (refused) return replyError(new Error(refused));
     try {
-      return reply(entry.fn(...(JSON.parse(args) as GuestValue[])));
+      return reply(this.#functions.get(name as string)!.fn(...parseArguments(args)));
     } catch (error) {
       return replyError(error);
     }
   }
 
-  async #callAsync(name: string, args: string, id: number): Promise<void> {
-    const live = this.#live;
-    const entry = this.#functions.get(name);
-    if (!live || !entry) return;
-    if (this.#inFlight++ === 0) this.#inFlightSince = performance.now();
+  async #callAsync(live: Live, name: unknown, args: unknown, id: unknown): Promise<void> {
+    const refused = this.#refuse(name);
+    if (typeof id !== "number") return;
+    if (refused) {
+      this.#settle(live, id, replyError(new Error(refused)));
+      return;
+    }
+    const entry = this.#functions.get(name as string)!;
+    if (live.inFlight++ === 0) live.waitingSince = performance.now();
     let json: string;
     try {
-      json = reply(await entry.fn(...(JSON.parse(args) as GuestValue[])));
+      json = reply(await entry.fn(...parseArguments(args)));
     } catch (error) {
       json = replyError(error);
     } finally {
-      if (--this.#inFlight === 0) this.#hostWaitMs += performance.now() - this.#inFlightSince;
+      if (--live.inFlight === 0 && this.#block && this.#live === live) this.#block.hostWaitMs += performance.now() - live.waitingSince;
     }
-    if (live.isolate.isDisposed) return;
-    // Settling can fail only when the isolate went away meanwhile; nothing is waiting then.
-    await live.context.evalClosure(`${RUNTIME_NAME}.settle($0, $1)`, [id, json]).catch(() => undefined);
+    this.#settle(live, id, json);
   }
+
+  /** Resolves a guest promise now if a block is running, otherwise at the start of the next block. */
+  #settle(live: Live, id: number, json: string): void {
+    if (live !== this.#live || live.isolate.isDisposed) return;
+    if (!this.#block) {
+      live.queued.push([id, json]);
+      return;
+    }
+    // Settling fails only when the isolate went away meanwhile; nothing is waiting then.
+    const settling: Promise<unknown> = live.runtime.settle
+      .apply(undefined, [id, json], { arguments: { copy: true } })
+      .catch(() => undefined)
+      .finally(() => live.settling.delete(settling));
+    live.settling.add(settling);
+  }
+}
+
+function parseArguments(args: unknown): GuestValue[] {
+  const parsed: unknown = typeof args === "string" ? JSON.parse(args) : [];
+  return Array.isArray(parsed) ? (parsed as GuestValue[]) : [];
+}
+
+/** Reads what the runtime's `run` resolved to: nothing, or a JSON description of what the block threw. */
+function readOutcome(outcome: unknown): { name: string; message: string; stack: string } | undefined {
+  if (outcome === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = typeof outcome === "string" ? JSON.parse(outcome) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const record = (parsed ?? {}) as Record<string, unknown>;
+  const text = (value: unknown, fallback: string): string => (typeof value === "string" ? value : fallback);
+  return {
+    name: text(record.name, "Error"),
+    message: text(record.message, "the block failed in a way that could not be described"),
+    stack: text(record.stack, ""),
+  };
 }
 
 function reply(value: unknown): string {

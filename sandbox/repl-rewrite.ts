@@ -1,14 +1,24 @@
 import { parse, type Node, type Pattern, type Program, type Statement, type VariableDeclaration } from "acorn";
 import { SourceSplice } from "./splice.ts";
 
-/** The name under which the guest runtime lives; guest code may not use the `__rlm` prefix. */
-/** Guest code may not use names that start with this prefix: the runtime and injected values live there. */
+/**
+ * Guest code may not use names that start with this prefix: injected values and the
+ * rewrite's own parameter live there. The interceptor rejects blocks that use it.
+ */
 export const RESERVED_PREFIX = "__rlm";
 
-/** The name under which the guest runtime lives. */
-export const RUNTIME_NAME = `${RESERVED_PREFIX}_rt`;
+/**
+ * Parameter of the wrapper function through which a block publishes its top-level
+ * functions and classes. The host passes the context's global object; guest code
+ * never receives a reference to the runtime itself.
+ */
+export const GLOBAL_PARAM = `${RESERVED_PREFIX}_g`;
 
-/** A block rewritten so that it runs as one REPL entry. */
+/**
+ * A block rewritten so that it runs as one REPL entry. Running `code` as a script
+ * declares the block's top-level names as globals and evaluates to an async
+ * function; the host calls that function with the global object.
+ */
 export interface ReplProgram {
   /** The script to compile: same line structure as the input; line 1 carries a prefix. */
   readonly code: string;
@@ -56,8 +66,12 @@ export function parseGuest(code: string): Program {
  * Rewrites a block so that it behaves like one entry of a browser console:
  * top-level `var`/`let`/`const` become assignments to globals (so a later block
  * can re-declare them), top-level functions and classes are published as globals,
- * and the body runs inside an async function so that top-level `await` works.
+ * and the body becomes an async function so that top-level `await` works.
  * Edits are spliced into the original text so line numbers do not move.
+ *
+ * @example
+ * toReplProgram("const x = await f();\nprint(x)").code;
+ * // 'var x;(async (__rlm_g) => {;(x = await f());\nprint(x)\n})'
  *
  * @throws GuestSyntaxError when the code does not parse.
  */
@@ -75,13 +89,13 @@ export function toReplProgram(code: string, program: Program = parseGuest(code))
     } else if (statement.type === "ClassDeclaration" && statement.id) {
       declared.add(statement.id.name);
       // Publish right after the class body, on the same line as its closing brace.
-      splice.insert(statement.end, `;${RUNTIME_NAME}.global[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
+      splice.insert(statement.end, `;${GLOBAL_PARAM}[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
     }
   }
 
   const names = [...declared];
-  const publish = published.map((name) => `${RUNTIME_NAME}.global[${JSON.stringify(name)}] = ${name};`).join("");
-  const prefix = `${names.length ? `var ${names.join(", ")};` : ""}${RUNTIME_NAME}.run(async () => {${publish}`;
+  const publish = published.map((name) => `${GLOBAL_PARAM}[${JSON.stringify(name)}] = ${name};`).join("");
+  const prefix = `${names.length ? `var ${names.join(", ")};` : ""}(async (${GLOBAL_PARAM}) => {${publish}`;
   return { code: `${prefix}${splice.toString()}\n})`, prefixLength: prefix.length, declared: names };
 }
 

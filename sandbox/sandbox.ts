@@ -4,15 +4,23 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MEMORY_LIMIT_MB = 128;
 /** Default cap on captured output per block. */
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
+/** Default cap on the total time one block may wait on exposed async host functions. */
+export const DEFAULT_MAX_HOST_WAIT_MS = 600_000;
 
 /** Limits for one sandbox. Every limit is enforced by the host. */
 export interface SandboxOptions {
-  /** Wall-clock limit for one block, excluding time spent in exposed async host functions. Default 30 s. */
+  /**
+   * Wall-clock limit for one block, excluding time spent waiting on exposed async host
+   * functions. The isolate's CPU time per block is held to the same limit, so a busy
+   * loop is stopped even while a host call is pending. Default 30 s.
+   */
   readonly timeoutMs?: number;
   /** V8 heap limit in MB for the guest's own work; persistent globals (such as a large context) are added on top. Default 128. */
   readonly memoryLimitMb?: number;
   /** Output kept per block; the rest is dropped with a notice. Default 20,000 characters. */
   readonly maxOutputChars?: number;
+  /** Total time one block may spend waiting on exposed async host functions before it is stopped as a timeout. Default 10 minutes. */
+  readonly maxHostWaitMs?: number;
 }
 
 /** A JSON value as it crosses the boundary. */
