@@ -1,0 +1,59 @@
+import { DEFAULT_MAX_ITERATIONS } from "../session/run-session.ts";
+import { DEFAULT_BASE_URL } from "../model/openai-compatible-model.ts";
+
+/** The kind of value a configuration key holds; drives parsing of environment variables and flags. */
+export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean";
+
+/** One configuration key: its file name, environment variable, flag, type and default. */
+export interface ConfigKey {
+  /** The key as written in `rlmkit.config.json`. */
+  readonly name: ConfigKeyName;
+  readonly kind: ConfigValueKind;
+  /** The environment variable that sets it, if any. */
+  readonly env?: string;
+  /** The command-line flag that sets it, if any. */
+  readonly flag?: string;
+  /** The built-in default, if any. */
+  readonly defaultValue?: string | number | boolean;
+  /** Masked when printed (`rlmkit config`). */
+  readonly secret?: boolean;
+  /** One line for `rlmkit config` and the docs. */
+  readonly description: string;
+}
+
+/** Names of the keys of `rlmkit.config.json`. */
+export type ConfigKeyName =
+  | "model"
+  | "baseUrl"
+  | "apiKey"
+  | "subModel"
+  | "maxIterations"
+  | "budgetUsd"
+  | "timeoutMs"
+  | "requestTimeoutMs"
+  | "temperature"
+  | "maxTokens"
+  | "stream"
+  | "trace";
+
+/**
+ * Every configuration key, in the order `rlmkit config` prints them. Values rise
+ * in priority: default < config file < environment < flag.
+ */
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  { name: "model", kind: "string", env: "RLMKIT_MODEL", flag: "--model", description: "model that writes the code" },
+  { name: "baseUrl", kind: "url", env: "OPENAI_BASE_URL", flag: "--base-url", defaultValue: DEFAULT_BASE_URL, description: "OpenAI-compatible server, including /v1" },
+  { name: "apiKey", kind: "string", env: "OPENAI_API_KEY", flag: "--api-key", secret: true, description: "API key sent to the server" },
+  { name: "subModel", kind: "string", env: "RLMKIT_SUB_MODEL", flag: "--sub-model", description: "model for sub-calls (default: the main model)" },
+  { name: "maxIterations", kind: "positive-integer", env: "RLMKIT_MAX_ITERATIONS", flag: "--max-iterations", defaultValue: DEFAULT_MAX_ITERATIONS, description: "model turns before giving up" },
+  { name: "budgetUsd", kind: "positive-number", env: "RLMKIT_BUDGET_USD", flag: "--budget-usd", description: "spending cap for the whole call tree, in US dollars" },
+  { name: "timeoutMs", kind: "positive-integer", env: "RLMKIT_TIMEOUT_MS", flag: "--timeout-ms", description: "wall-clock limit for the whole session" },
+  { name: "requestTimeoutMs", kind: "positive-integer", env: "RLMKIT_REQUEST_TIMEOUT_MS", flag: "--request-timeout-ms", description: "time one model request may take" },
+  { name: "temperature", kind: "number", env: "RLMKIT_TEMPERATURE", flag: "--temperature", description: "sampling temperature (server default when unset)" },
+  { name: "maxTokens", kind: "positive-integer", env: "RLMKIT_MAX_TOKENS", flag: "--max-tokens", description: "completion token limit per model call" },
+  { name: "stream", kind: "boolean", env: "RLMKIT_STREAM", flag: "--stream", defaultValue: false, description: "stream model replies (SSE)" },
+  { name: "trace", kind: "string", env: "RLMKIT_TRACE", flag: "--trace", description: "JSONL trace file written during `ask`" },
+];
+
+/** The config file looked for in the repository (or the working directory) when `--config` is not given. */
+export const CONFIG_FILE_NAME = "rlmkit.config.json";
