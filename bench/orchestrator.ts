@@ -1,0 +1,127 @@
+/**
+ * Orchestrator benchmark: the host's own time per block (parse + validate,
+ * tool execution + injection, rewrite, sandbox run) for a small and a 500-line
+ * block, and the time to load a 50 MB context into the sandbox. Each figure is
+ * printed next to a reference measured in the same run (plain acorn parse, a
+ * bare isolated-vm isolate) so the ratio shows rlmkit's overhead.
+ *
+ * Run: npm run bench   (or: npx node bench/orchestrator.ts)
+ */
+import ivm from "isolated-vm";
+import { parse } from "acorn";
+import { createIsolateSandbox, interceptBlock, rewriteBlock } from "../src/index.ts";
+
+const ROUNDS = 50;
+
+function smallBlock(): string {
+  return `const info = nav_info()\nconst names = info.languages.map((l) => l.name)\nprint(names.join(", "), info.files)`;
+}
+
+function bigBlock(lines: number): string {
+  const out = [`const info = nav_info()`, `const hits = nav_search("retry", {limit: 20})`];
+  for (let i = 0; out.length < lines - 1; i++) {
+    out.push(`const v${i} = (info.files + ${i}) * 2 % 7; if (v${i} > 3) { print("line ${i}", v${i}) }`);
+  }
+  out.push(`print(hits.length)`);
+  return out.join("\n");
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function fmt(ms: number): string {
+  return ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
+}
+
+async function benchBlock(label: string, code: string): Promise<Record<string, string>> {
+  const tools = new Set(["nav_info", "nav_search"]);
+  const results = { info: { files: 120, languages: [{ name: "TypeScript" }, { name: "Go" }] }, hits: [{ path: "a.ts", line: 1 }] };
+  const sandbox = await createIsolateSandbox({ maxOutputChars: 1_000_000 });
+  const reference = new ivm.Isolate({ memoryLimit: 128 });
+  const referenceContext = await reference.createContext();
+  await referenceContext.global.set("print", new ivm.Callback(() => undefined));
+  const times = { parse: [] as number[], acorn: [] as number[], inject: [] as number[], rewrite: [] as number[], run: [] as number[], bare: [] as number[], total: [] as number[] };
+  let counter = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const t0 = performance.now();
+    const intercepted = interceptBlock(code, tools);
+    const t1 = performance.now();
+    if (!intercepted.ok) throw new Error(intercepted.problems[0].message);
+    const names: string[] = [];
+    for (const call of intercepted.calls) {
+      const name = `__rlm_bench_${counter++}`;
+      await sandbox.setGlobal(name, call.tool === "nav_info" ? results.info : results.hits);
+      names.push(name);
+    }
+    const t2 = performance.now();
+    const rewritten = rewriteBlock(code, intercepted.calls, names);
+    const t3 = performance.now();
+    const result = await sandbox.execute(rewritten);
+    const t4 = performance.now();
+    if (result.error) throw new Error(result.error.message);
+    times.parse.push(t1 - t0);
+    times.inject.push(t2 - t1);
+    times.rewrite.push(t3 - t2);
+    times.run.push(t4 - t3);
+    times.total.push(t4 - t0);
+
+    const a0 = performance.now();
+    parse(code, { ecmaVersion: "latest", sourceType: "script", allowAwaitOutsideFunction: true, locations: true });
+    times.acorn.push(performance.now() - a0);
+
+    // Reference: the same code with results as literals, compiled and run in a bare isolate (no REPL rewrite, no checks).
+    const bare = `(() => { const nav_info = () => (${JSON.stringify(results.info)}); const nav_search = () => (${JSON.stringify(results.hits)});\n${code.replace(/\bconst (\w+) =/g, "var $1 =")}\n})()`;
+    const b0 = performance.now();
+    const script = await reference.compileScript(bare);
+    await script.run(referenceContext);
+    times.bare.push(performance.now() - b0);
+    script.release();
+  }
+  sandbox.dispose();
+  reference.dispose();
+  const m = Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values)])) as Record<keyof typeof times, number>;
+  return {
+    block: label,
+    "parse+validate": `${fmt(m.parse)} (${(m.parse / m.acorn).toFixed(1)}× bare acorn ${fmt(m.acorn)})`,
+    inject: fmt(m.inject),
+    rewrite: fmt(m.rewrite),
+    run: `${fmt(m.run)} (${(m.run / m.bare).toFixed(1)}× bare isolate ${fmt(m.bare)})`,
+    total: fmt(m.total),
+  };
+}
+
+async function benchContext(megabytes: number): Promise<Record<string, string>> {
+  const context = "0123456789abcdef".repeat((megabytes * 1024 * 1024) / 16);
+  const r0 = performance.now();
+  const reference = new ivm.Isolate({ memoryLimit: 128 + megabytes * 3 });
+  const referenceContext = await reference.createContext();
+  await referenceContext.global.set("context", context);
+  const referenceMs = performance.now() - r0;
+  reference.dispose();
+
+  const s0 = performance.now();
+  const sandbox = await createIsolateSandbox();
+  await sandbox.setPersistentGlobal("context", context);
+  const loadMs = performance.now() - s0;
+  const b0 = performance.now();
+  const result = await sandbox.execute("print(context.length, context.indexOf('fff0'))");
+  const blockMs = performance.now() - b0;
+  sandbox.dispose();
+  if (result.error) throw new Error(result.error.message);
+  return {
+    context: `${megabytes} MB string`,
+    "load into sandbox": `${fmt(loadMs)} (${(loadMs / referenceMs).toFixed(1)}× bare isolate + global.set ${fmt(referenceMs)})`,
+    "first block over it": fmt(blockMs),
+  };
+}
+
+export async function runOrchestratorBench(): Promise<void> {
+  console.log(`\n## Orchestrator (median of ${ROUNDS} rounds per block)\n`);
+  console.table([await benchBlock("small (3 lines, 1 tool call)", smallBlock()), await benchBlock("500 lines, 2 tool calls", bigBlock(500))]);
+  console.log("\n## Loading a large context\n");
+  console.table([await benchContext(50)]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runOrchestratorBench();
