@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createIsolateSandbox, parseGuest, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
+import { createIsolateSandbox, DEFAULT_MAX_OUTPUT_CHARS, parseGuest, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
 import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -18,6 +18,8 @@ import { truncateJson } from "./truncate-json.ts";
 export const DEFAULT_MAX_ITERATIONS = 20;
 /** Default cap on one tool result, serialized. */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 1_000_000;
+/** Tool results up to this size are copied into the trace whole; larger ones only by size. */
+const TRACE_RESULT_CHARS = 20_000;
 
 /** Options of `runSession`. */
 export interface SessionOptions {
@@ -138,7 +140,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     }
 
     const messages: ChatMessage[] = [
-      { role: "system", content: renderSystemPrompt(systemPromptTemplate, contextText, [...toolMap.values()], sandboxOptions.maxOutputChars ?? 20_000) },
+      { role: "system", content: renderSystemPrompt(systemPromptTemplate, contextText, [...toolMap.values()], sandboxOptions.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS) },
       { role: "user", content: renderPrompt(loadPrompt("question"), { question }) },
     ];
     let nudged = false;
@@ -248,7 +250,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       await sandbox!.setGlobal(name, cut.value);
       names.push(name);
       toolCalls.push({ source: argsPreview, target: call.target, chars: cut.chars, truncated: cut.truncated, limitChars: maxToolResultChars });
-      emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, injectedAs: name, resultChars: cut.chars, truncated: cut.truncated, durationMs: Math.round(now() - callStarted), result: cut.chars <= 20_000 ? cut.value : undefined });
+      emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, injectedAs: name, resultChars: cut.chars, truncated: cut.truncated, durationMs: Math.round(now() - callStarted), result: cut.chars <= TRACE_RESULT_CHARS ? cut.value : undefined });
     }
     const rewritten = rewriteBlock(code, intercepted.calls, names);
     const result = await sandbox!.execute(rewritten);
