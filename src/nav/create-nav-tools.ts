@@ -1,0 +1,196 @@
+import fs from "node:fs/promises";
+import { defineTool } from "../tools/define-tool.ts";
+import type { JsonValue } from "../tools/json-schema.ts";
+import type { Tool } from "../tools/tool.ts";
+import { defaultIndexCacheDir } from "./index-cache.ts";
+import type { NavContext } from "./nav-context.ts";
+import { navInfo } from "./nav-info.ts";
+import { navLs } from "./nav-ls.ts";
+import { navOutline } from "./nav-outline.ts";
+import { navRead } from "./nav-read.ts";
+import type { NavError, NavInfo, NavListing, NavOutline, NavReadOptions, NavReadResult, NavSearchOptions, NavSearchResult } from "./nav-results.ts";
+import { navSearch } from "./nav-search.ts";
+import { RepositoryIndex, type IndexStats } from "./repo-index.ts";
+import { TextSearchEngine, type SearchFile } from "./text-search.ts";
+
+/** Files over this many bytes are listed but not read whole (1 MiB). */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+/** The most characters one `nav_read` chunk carries. */
+export const DEFAULT_MAX_READ_CHARS = 20_000;
+/** How long one search may run before it is stopped and answered with an error value. */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 5_000;
+
+/** Options of {@link createNavTools}. */
+export interface NavToolsOptions {
+  /**
+   * Where the index cache is kept across sessions, or `false` for no disk
+   * cache. Default: {@link defaultIndexCacheDir} (the OS cache directory, never
+   * inside the repository).
+   */
+  readonly cacheDir?: string | false;
+  /** Files larger than this are listed but not read whole. Default {@link DEFAULT_MAX_FILE_BYTES}. */
+  readonly maxFileBytes?: number;
+  /** The most characters in one `nav_read` chunk. Default {@link DEFAULT_MAX_READ_CHARS}. */
+  readonly maxReadChars?: number;
+  /** Time limit of one search in milliseconds. Default {@link DEFAULT_SEARCH_TIMEOUT_MS}. */
+  readonly searchTimeoutMs?: number;
+}
+
+/** The five navigation tools over one repository, usable by a session or directly. */
+export interface NavTools {
+  /** `nav_info`, `nav_ls`, `nav_outline`, `nav_read` and `nav_search`, ready to register with a session. */
+  readonly tools: Tool[];
+  /** The repository at a glance, for the system prompt (same as `nav_info()`). */
+  info(): Promise<NavInfo>;
+  /** `nav_ls(path)`: a directory's entries, a file's top-level symbols, or a symbol's members. */
+  ls(path?: string): Promise<NavListing | NavError>;
+  /** `nav_outline(path)`: the symbol tree of one file. */
+  outline(path: string): Promise<NavOutline | NavError>;
+  /** `nav_read(target, options)`: a symbol, a file or a line range, chunked on line boundaries. */
+  read(target: string, options?: NavReadOptions): Promise<NavReadResult | NavError>;
+  /** `nav_search(query, options)`: matching lines with their enclosing symbol, or matching symbols. */
+  search(query: string, options?: NavSearchOptions): Promise<NavSearchResult | NavError>;
+  /** How the index was filled (files, analysed now, taken from the disk cache). */
+  stats(): IndexStats;
+  /** Saves the index cache and stops the search worker. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a repository for code navigation. Nothing is read until a tool needs
+ * it; the index is then kept in memory and cached on disk across sessions
+ * (keyed by path, size and mtime, so a changed file is re-indexed alone).
+ *
+ * @throws TypeError when `repo` is not a directory
+ * @example
+ * const nav = await createNavTools("/path/to/repo");
+ * const hits = await nav.search("retry", { glob: "src/**" });
+ * const source = await nav.read("RetryPolicy.next");
+ * await nav.close();
+ */
+export async function createNavTools(repo: string, options: NavToolsOptions = {}): Promise<NavTools> {
+  const {
+    cacheDir = defaultIndexCacheDir(),
+    maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+    maxReadChars = DEFAULT_MAX_READ_CHARS,
+    searchTimeoutMs = DEFAULT_SEARCH_TIMEOUT_MS,
+  } = options;
+  let root: string;
+  try {
+    root = await fs.realpath(repo);
+    if (!(await fs.stat(root)).isDirectory()) throw new Error("not a directory");
+  } catch (cause) {
+    throw new TypeError(`createNavTools: '${repo}' is not a readable directory`, { cause });
+  }
+  const index = new RepositoryIndex(root, { cacheDir, maxFileBytes });
+  const engine = new TextSearchEngine(searchTimeoutMs);
+  let searchFiles: SearchFile[] | undefined;
+  const context: NavContext = {
+    index,
+    engine,
+    maxFileBytes,
+    maxReadChars,
+    searchFiles: () => (searchFiles ??= index.files().map((file) => ({ ...file, absolute: index.absolute(file.path) }))),
+  };
+  const nav = {
+    info: () => navInfo(context),
+    ls: (path = "") => navLs(context, path),
+    outline: (path: string) => navOutline(context, path),
+    read: (target: string, readOptions?: NavReadOptions) => navRead(context, target, readOptions),
+    search: (query: string, searchOptions?: NavSearchOptions) => navSearch(context, query, searchOptions),
+  };
+  return {
+    ...nav,
+    tools: createToolList(nav),
+    stats: () => index.stats(),
+    close: async () => {
+      await index.flush();
+      await engine.close();
+    },
+  };
+}
+
+type NavCalls = Pick<NavTools, "info" | "ls" | "outline" | "read" | "search">;
+
+function json(value: unknown): JsonValue {
+  return value as JsonValue;
+}
+
+function createToolList(nav: NavCalls): Tool[] {
+  return [
+    defineTool({
+      name: "nav_info",
+      description: "The repository at a glance: root name, file/line/byte/symbol counts, languages, top-level directories, git HEAD.",
+      parameters: { type: "object", properties: {}, additionalProperties: false },
+      handler: async () => json(await nav.info()),
+      example: "const repo = nav_info()",
+    }),
+    defineTool({
+      name: "nav_ls",
+      description: "Lists a directory (entries with language and line count), a file (its top-level symbols), or a symbol such as \"src/a.ts#Parser\" or \"Parser\" (its members). Paths are relative to the repository root.",
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string", description: "A directory, file or symbol; \"\" is the root.", default: "" } },
+        additionalProperties: false,
+      },
+      handler: async ({ path }) => json(await nav.ls(path ?? "")),
+      example: 'const entries = nav_ls("src")',
+    }),
+    defineTool({
+      name: "nav_outline",
+      description: "The symbol tree of one file: kind, qualified name, startLine/endLine (1-based, inclusive), signature and first doc line of each class, function, method, type and so on.",
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string", description: "A file path relative to the repository root." } },
+        required: ["path"],
+        additionalProperties: false,
+      },
+      handler: async ({ path }) => json(await nav.outline(path)),
+      example: 'const outline = nav_outline("src/parser.ts")',
+    }),
+    defineTool({
+      name: "nav_read",
+      description: "The source of a symbol (\"Parser.parse\", or \"src/parser.ts#Parser.parse\" when ambiguous), a file (\"src/parser.ts\") or a line range (\"src/parser.ts:120-180\"). Returns {path, startLine, endLine, text, chunk, chunks}; ask for more with {chunk: n}.",
+      parameters: {
+        type: "object",
+        properties: {
+          target: { type: "string", description: "A symbol, a file path, or path:start-end." },
+          options: {
+            type: "object",
+            properties: { chunk: { type: "integer", minimum: 1, description: "Which chunk, from 1." } },
+            additionalProperties: false,
+          },
+        },
+        required: ["target"],
+        additionalProperties: false,
+      },
+      handler: async ({ target, options }) => json(await nav.read(target, options)),
+      example: 'const source = nav_read("Parser.parseExpression")',
+    }),
+    defineTool({
+      name: "nav_search",
+      description: "Finds lines matching a literal (case-insensitive unless {caseSensitive: true}) or, with {regex: true}, a JavaScript regular expression; each match has {path, line, column, text, symbol} where symbol is the enclosing symbol. {symbols: true} searches symbol names instead; {glob} filters paths; {limit} (default 50) caps matches and sets truncated.",
+      parameters: {
+        type: "object",
+        properties: {
+          query: { type: "string", description: "Text or pattern to find." },
+          options: {
+            type: "object",
+            properties: {
+              regex: { type: "boolean" },
+              caseSensitive: { type: "boolean" },
+              glob: { type: "string" },
+              symbols: { type: "boolean" },
+              limit: { type: "integer", minimum: 1, maximum: 1000 },
+            },
+            additionalProperties: false,
+          },
+        },
+        required: ["query"],
+        additionalProperties: false,
+      },
+      handler: async ({ query, options }) => json(await nav.search(query, options)),
+      example: 'const hits = nav_search("retry", { glob: "src/**" })',
+    }),
+  ];
+}

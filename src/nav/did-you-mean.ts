@@ -1,0 +1,48 @@
+/**
+ * Picks the names closest to a misspelt one: small edit distance (case
+ * ignored) or containment, best first.
+ *
+ * @example
+ * didYouMean("Parsr", ["Parser", "Printer", "parse"]) // ["Parser", "parse"]
+ */
+export function didYouMean(target: string, names: Iterable<string>, limit = 5): string[] {
+  const wanted = target.toLowerCase();
+  const threshold = Math.max(1, Math.floor(wanted.length / 3));
+  const scored: { name: string; score: number }[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const lower = name.toLowerCase();
+    const last = lower.slice(lower.lastIndexOf(".") + 1);
+    let score = Infinity;
+    if (lower === wanted || last === wanted) score = 0;
+    else if (wanted.length >= 3 && (lower.includes(wanted) || wanted.includes(last))) score = 0.5 + Math.abs(lower.length - wanted.length) / 100;
+    if (score > threshold) {
+      for (const candidate of last === lower ? [lower] : [lower, last]) {
+        if (Math.abs(candidate.length - wanted.length) > threshold) continue;
+        score = Math.min(score, editDistance(wanted, candidate, threshold));
+      }
+    }
+    if (score <= threshold) scored.push({ name, score });
+  }
+  scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+  return scored.slice(0, limit).map((entry) => entry.name);
+}
+
+// Levenshtein distance, giving up (returning limit + 1) once every cell of a row exceeds the limit.
+function editDistance(a: string, b: string, limit: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      rowMin = Math.min(rowMin, current[j]);
+    }
+    if (rowMin > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}

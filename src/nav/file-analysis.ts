@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import { extractSymbols } from "./extract-symbols.ts";
+import { detectLanguage, needsShebang } from "./languages.ts";
+import type { WalkedFile } from "./repo-walk.ts";
+import type { NavSymbol } from "./symbol.ts";
+
+/** Bytes inspected for NUL characters to decide that a file is binary. */
+export const BINARY_SNIFF_BYTES = 8000;
+
+/** What the index knows about one file. */
+export interface FileRecord {
+  /** Path relative to the root, with `/`. */
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** The detected language; absent when nothing identifies it. */
+  readonly language?: string;
+  /** True when the file looks binary (a NUL byte near the start); binary files are listed only. */
+  readonly binary: boolean;
+  /** True when the file is over the size cap; such files are listed and read by line range only. */
+  readonly large: boolean;
+  /** Line count; `null` for binary and large files. */
+  readonly lines: number | null;
+  /** Symbols in document order; empty for languages without a grammar. */
+  readonly symbols: readonly NavSymbol[];
+}
+
+/**
+ * Reads one file and works out its language, line count and symbols.
+ * Files over `maxFileBytes` are sniffed (first bytes only), never read whole.
+ */
+export async function analyzeFile(absolute: string, file: WalkedFile, maxFileBytes: number): Promise<FileRecord> {
+  const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs };
+  if (file.size > maxFileBytes) {
+    const head = readHead(absolute);
+    const binary = head.includes(0);
+    const language = binary ? undefined : detectLanguage(file.path, firstLine(head))?.language;
+    return { ...base, ...(language ? { language } : {}), binary, large: true, lines: null, symbols: [] };
+  }
+  let buffer: Buffer;
+  try {
+    buffer = fs.readFileSync(absolute);
+  } catch {
+    return { ...base, binary: false, large: false, lines: null, symbols: [] };
+  }
+  if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    return { ...base, binary: true, large: false, lines: null, symbols: [] };
+  }
+  const text = buffer.toString("utf8");
+  const info = detectLanguage(file.path, needsShebang(file.path) ? text.slice(0, text.indexOf("\n") >>> 0) : undefined);
+  let symbols: NavSymbol[] = [];
+  if (info?.grammar) {
+    try {
+      symbols = await extractSymbols(text, info.grammar);
+    } catch {
+      symbols = [];
+    }
+  }
+  return { ...base, ...(info ? { language: info.language } : {}), binary: false, large: false, lines: countLines(text), symbols };
+}
+
+/** Lines in a text: newlines, plus one for a last line without a newline. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let count = 0;
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count++;
+  return text.endsWith("\n") ? count : count + 1;
+}
+
+function readHead(absolute: string): Buffer {
+  let handle: number | undefined;
+  try {
+    handle = fs.openSync(absolute, "r");
+    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const read = fs.readSync(handle, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    if (handle !== undefined) fs.closeSync(handle);
+  }
+}
+
+function firstLine(head: Buffer): string {
+  const text = head.toString("utf8");
+  const end = text.indexOf("\n");
+  return end === -1 ? text : text.slice(0, end);
+}

@@ -1,0 +1,66 @@
+import picomatch from "picomatch";
+import type { NavContext } from "./nav-context.ts";
+import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
+import type { NavSymbol } from "./symbol.ts";
+
+/** Matches returned when no `limit` is given. */
+export const DEFAULT_SEARCH_LIMIT = 50;
+
+/**
+ * `nav_search(query, options)`: lines matching a literal (default) or a
+ * regular expression, each with the innermost enclosing symbol; or, with
+ * `{ symbols: true }`, symbols whose qualified name matches. Matching runs in
+ * a worker under a time limit, so no pattern can hang the host.
+ */
+export async function navSearch(context: NavContext, query: string, options: NavSearchOptions = {}): Promise<NavSearchResult | NavError> {
+  const { regex = false, caseSensitive = false, glob, symbols = false, limit = DEFAULT_SEARCH_LIMIT } = options;
+  if (query.length === 0) return { error: "the query is empty; pass the text (or with { regex: true } the pattern) to look for" };
+  if (!Number.isInteger(limit) || limit < 1) return { error: `limit must be a whole number from 1, got ${limit}` };
+  if (regex) {
+    try {
+      new RegExp(query);
+    } catch (error) {
+      return { error: `invalid regular expression: ${(error as Error).message}` };
+    }
+  }
+  const request = { query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
+  if (symbols) return searchSymbols(context, request, glob);
+  const result = await context.engine.search(context.searchFiles(), request);
+  if ("error" in result) return { error: result.error };
+  const matches: SearchMatch[] = [];
+  for (const match of result.matches) {
+    const record = await context.index.record(match.path);
+    matches.push({ ...match, symbol: record ? innermost(record.symbols, match.line)?.name ?? null : null });
+  }
+  return { matches, truncated: result.truncated };
+}
+
+async function searchSymbols(
+  context: NavContext,
+  request: { query: string; regex: boolean; caseSensitive: boolean; limit: number; maxFileBytes: number },
+  glob: string | undefined,
+): Promise<NavSearchResult | NavError> {
+  const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes("/") }) : undefined;
+  const entries: { path: string; symbol: NavSymbol }[] = [];
+  for (const record of await context.index.records()) {
+    if (isMatch && !isMatch(record.path)) continue;
+    for (const symbol of record.symbols) entries.push({ path: record.path, symbol });
+  }
+  const result = await context.engine.searchNames(entries.map((entry) => entry.symbol.name), request);
+  if ("error" in result) return { error: result.error };
+  const matches: SearchMatch[] = result.hits.slice(0, request.limit).map((index) => {
+    const { path, symbol } = entries[index];
+    return { path, line: symbol.startLine, column: 1, text: symbol.signature, symbol: symbol.name, kind: symbol.kind };
+  });
+  return { matches, truncated: result.hits.length > request.limit };
+}
+
+/** The innermost symbol whose lines include `line`: the latest start, then the earliest end. */
+export function innermost(symbols: readonly NavSymbol[], line: number): NavSymbol | undefined {
+  let best: NavSymbol | undefined;
+  for (const symbol of symbols) {
+    if (symbol.startLine > line || symbol.endLine < line) continue;
+    if (!best || symbol.startLine > best.startLine || (symbol.startLine === best.startLine && symbol.endLine < best.endLine)) best = symbol;
+  }
+  return best;
+}

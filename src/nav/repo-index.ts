@@ -1,0 +1,180 @@
+import fs from "node:fs";
+import path from "node:path";
+import { analyzeFile, type FileRecord } from "./file-analysis.ts";
+import { indexCacheFile, readIndexCache, writeIndexCache } from "./index-cache.ts";
+import { walkRepository, type WalkedFile } from "./repo-walk.ts";
+
+/** Options of {@link RepositoryIndex}. */
+export interface RepositoryIndexOptions {
+  /** Directory for the on-disk cache, or `false` for none. */
+  readonly cacheDir: string | false;
+  /** Files larger than this are listed but not read whole. */
+  readonly maxFileBytes: number;
+}
+
+interface WalkState {
+  readonly files: Map<string, WalkedFile>;
+  readonly outsideLinks: Set<string>;
+  readonly directories: Set<string>;
+}
+
+/** Counters that show how the index was filled. */
+export interface IndexStats {
+  /** Files known to the index. */
+  readonly files: number;
+  /** Files parsed in this process. */
+  readonly analyzed: number;
+  /** Files taken from the on-disk cache unchanged. */
+  readonly fromCache: number;
+}
+
+/**
+ * The in-memory index of one repository. The file list is walked on first
+ * use; each file is analysed (language, lines, symbols) on first need, or
+ * taken from the on-disk cache when its path, size and mtime are unchanged.
+ */
+export class RepositoryIndex {
+  /** The repository root, as a real absolute path. */
+  readonly root: string;
+  readonly #options: RepositoryIndexOptions;
+  #walk: WalkState | undefined;
+  #cache: Promise<Map<string, FileRecord>> | undefined;
+  readonly #records = new Map<string, FileRecord>();
+  readonly #pending = new Map<string, Promise<FileRecord>>();
+  #all: Promise<FileRecord[]> | undefined;
+  #dirty = false;
+  #analyzed = 0;
+  #fromCache = 0;
+
+  constructor(root: string, options: RepositoryIndexOptions) {
+    this.root = root;
+    this.#options = options;
+  }
+
+  /** The walked files, in path order. */
+  files(): WalkedFile[] {
+    return [...this.#ensureWalk().files.values()];
+  }
+
+  /** The walked file at a path, if the path is an indexed file. */
+  file(relative: string): WalkedFile | undefined {
+    return this.#ensureWalk().files.get(relative);
+  }
+
+  /** True when the path is a directory that holds indexed files ("" is the root). */
+  isDirectory(relative: string): boolean {
+    return relative === "" || this.#ensureWalk().directories.has(relative);
+  }
+
+  /** True when the path is a symlink that leaves the repository. */
+  isOutsideLink(relative: string): boolean {
+    return this.#ensureWalk().outsideLinks.has(relative);
+  }
+
+  /** The absolute path of an indexed file. */
+  absolute(relative: string): string {
+    return path.join(this.root, ...relative.split("/"));
+  }
+
+  /** The analysis of one file, re-done if the file changed since it was last analysed. */
+  async record(relative: string): Promise<FileRecord | undefined> {
+    const walk = this.#ensureWalk();
+    const known = walk.files.get(relative);
+    if (!known) return undefined;
+    const current = this.#restat(relative, known);
+    if (current !== known) walk.files.set(relative, current);
+    return this.#analyze(current);
+  }
+
+  /** Every file analysed; the first call builds the whole index and saves the cache. */
+  async records(): Promise<FileRecord[]> {
+    this.#all ??= (async () => {
+      const files = this.files();
+      const results: FileRecord[] = [];
+      for (const file of files) results.push(await this.#analyze(file));
+      await this.flush();
+      return results;
+    })();
+    try {
+      return await this.#all;
+    } finally {
+      this.#all = undefined;
+    }
+  }
+
+  /** How the index was filled so far. */
+  stats(): IndexStats {
+    return { files: this.#walk?.files.size ?? 0, analyzed: this.#analyzed, fromCache: this.#fromCache };
+  }
+
+  /** Writes the on-disk cache if anything was analysed since the last write. */
+  async flush(): Promise<void> {
+    if (!this.#dirty || this.#options.cacheDir === false) return;
+    this.#dirty = false;
+    const cached = await this.#loadCache();
+    const walk = this.#ensureWalk();
+    const merged = new Map<string, FileRecord>();
+    for (const [key, record] of cached) if (walk.files.has(key)) merged.set(key, record);
+    for (const [key, record] of this.#records) merged.set(key, record);
+    await writeIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes, merged.values());
+  }
+
+  #ensureWalk(): WalkState {
+    if (!this.#walk) {
+      const walked = walkRepository(this.root);
+      const directories = new Set<string>();
+      for (const file of walked.files) {
+        for (let slash = file.path.indexOf("/"); slash !== -1; slash = file.path.indexOf("/", slash + 1)) {
+          directories.add(file.path.slice(0, slash));
+        }
+      }
+      this.#walk = { files: new Map(walked.files.map((file) => [file.path, file])), outsideLinks: new Set(walked.outsideLinks), directories };
+    }
+    return this.#walk;
+  }
+
+  #restat(relative: string, known: WalkedFile): WalkedFile {
+    try {
+      const stat = fs.statSync(this.absolute(relative));
+      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs) return known;
+      return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs };
+    } catch {
+      return known;
+    }
+  }
+
+  async #analyze(file: WalkedFile): Promise<FileRecord> {
+    const existing = this.#records.get(file.path);
+    if (existing && existing.size === file.size && existing.mtimeMs === file.mtimeMs) return existing;
+    const pendingKey = `${file.path}\0${file.size}\0${file.mtimeMs}`;
+    let pending = this.#pending.get(pendingKey);
+    if (!pending) {
+      pending = (async () => {
+        const cached = (await this.#loadCache()).get(file.path);
+        let record: FileRecord;
+        if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
+          record = cached;
+          this.#fromCache++;
+        } else {
+          record = await analyzeFile(this.absolute(file.path), file, this.#options.maxFileBytes);
+          this.#analyzed++;
+          this.#dirty = true;
+        }
+        this.#records.set(file.path, record);
+        return record;
+      })();
+      this.#pending.set(pendingKey, pending);
+    }
+    try {
+      return await pending;
+    } finally {
+      this.#pending.delete(pendingKey);
+    }
+  }
+
+  #loadCache(): Promise<Map<string, FileRecord>> {
+    if (this.#options.cacheDir === false) return Promise.resolve(new Map());
+    this.#cache ??= readIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes);
+    return this.#cache;
+  }
+}

@@ -1,0 +1,138 @@
+import type { Node } from "web-tree-sitter";
+import type { NavSymbol, SymbolKind } from "./symbol.ts";
+
+const SIGNATURE_MAX = 200;
+
+/** What a language extractor says about one declaration. */
+export interface Declaration {
+  /** The node whose range is the declaration (e.g. an `export` statement around a class). */
+  readonly node: Node;
+  /** The symbol's own name (not qualified). */
+  readonly name: string;
+  readonly kind: SymbolKind;
+  /** The enclosing symbol's qualified name, if any. */
+  readonly container?: string;
+  /** Where the signature stops; defaults to the end of `node`. */
+  readonly body?: Node | null;
+  /** A doc string found inside the declaration (Python docstrings). */
+  readonly doc?: string;
+}
+
+/** Per-language rules for what may precede a declaration and still belong to it. */
+export interface LeadingRules {
+  /** Node types that decorate the next declaration (decorators, attributes, annotations). */
+  readonly decorations: ReadonlySet<string>;
+  /** Whether a comment's text is a doc comment for the next declaration. */
+  readonly isDocComment: (text: string) => boolean;
+}
+
+/** Collects symbols of one file in document order. */
+export class SymbolCollector {
+  readonly symbols: NavSymbol[] = [];
+  readonly #source: string;
+  readonly #rules: LeadingRules;
+
+  constructor(source: string, rules: LeadingRules) {
+    this.#source = source;
+    this.#rules = rules;
+  }
+
+  /** Records a declaration and returns its qualified name, for use as the container of its members. */
+  add(declaration: Declaration): string {
+    const { node, name, kind, container, body } = declaration;
+    const qualified = container ? `${container}.${name}` : name;
+    const leading = this.#leading(node);
+    const signatureStart = firstNonDecoration(node, this.#rules.decorations);
+    const signatureEnd = body ? body.startIndex : node.endIndex;
+    const doc = declaration.doc ?? leading.doc;
+    const symbol: NavSymbol = {
+      name: qualified,
+      kind,
+      startLine: leading.startRow + 1,
+      endLine: lastRow(node) + 1,
+      signature: cleanSignature(this.#source.slice(signatureStart, Math.max(signatureStart, signatureEnd))),
+      ...(doc ? { doc } : {}),
+      ...(container ? { container } : {}),
+    };
+    this.symbols.push(symbol);
+    return qualified;
+  }
+
+  #leading(node: Node): { startRow: number; doc?: string } {
+    let startRow = node.startPosition.row;
+    let docNode: Node | undefined;
+    for (let sibling = node.previousNamedSibling; sibling; sibling = sibling.previousNamedSibling) {
+      if (lastRow(sibling) < startRow - 1) break;
+      const isDecoration = this.#rules.decorations.has(sibling.type);
+      const isDoc = !isDecoration && isComment(sibling) && this.#rules.isDocComment(sibling.text);
+      if (!isDecoration && !isDoc) break;
+      if (isDoc) docNode = sibling;
+      startRow = sibling.startPosition.row;
+    }
+    const doc = docNode ? firstDocLine(collectDocText(docNode, node, this.#rules)) : undefined;
+    return doc ? { startRow, doc } : { startRow };
+  }
+}
+
+/** The first meaningful line of a comment or docstring, markers removed. */
+export function firstDocLine(text: string): string | undefined {
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw
+      .trim()
+      .replace(/^(\/\*\*?|\/\/[\/!]?|#|\*+(?!\/))/, "")
+      .replace(/\*+\/$/, "")
+      .replace(/^("""|''')/, "")
+      .replace(/("""|''')$/, "")
+      .trim();
+    if (line) return line.length > SIGNATURE_MAX ? `${line.slice(0, SIGNATURE_MAX)}…` : line;
+  }
+  return undefined;
+}
+
+/** The last row a node covers, not counting a trailing newline it swallowed. */
+export function lastRow(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row - 1 : end.row;
+}
+
+function collectDocText(first: Node, declaration: Node, rules: LeadingRules): string {
+  const parts: string[] = [];
+  for (let sibling: Node | null = first; sibling && sibling.id !== declaration.id; sibling = sibling.nextNamedSibling) {
+    if (isComment(sibling) && rules.isDocComment(sibling.text)) parts.push(sibling.text);
+  }
+  return parts.join("\n");
+}
+
+function isComment(node: Node): boolean {
+  return node.type === "comment" || node.type === "line_comment" || node.type === "block_comment";
+}
+
+function firstNonDecoration(node: Node, decorations: ReadonlySet<string>): number {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (decorations.has(child.type) || isComment(child)) continue;
+    return child.startIndex === node.startIndex ? node.startIndex : Math.min(child.startIndex, startOfUnnamedPrefix(node, child));
+  }
+  return node.startIndex;
+}
+
+// Keywords such as `export`, `def` or `class` are unnamed children that come before the first named one.
+function startOfUnnamedPrefix(node: Node, firstNamed: Node): number {
+  let start = firstNamed.startIndex;
+  for (let index = node.childCount - 1; index >= 0; index--) {
+    const child = node.child(index);
+    if (!child || child.startIndex >= firstNamed.startIndex) continue;
+    if (child.isNamed) break;
+    start = child.startIndex;
+  }
+  return start;
+}
+
+function cleanSignature(text: string): string {
+  const collapsed = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/\s*[{:;]$/, "")
+    .trim();
+  return collapsed.length > SIGNATURE_MAX ? `${collapsed.slice(0, SIGNATURE_MAX)}…` : collapsed;
+}

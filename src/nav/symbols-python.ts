@@ -1,0 +1,50 @@
+import type { Node } from "web-tree-sitter";
+import { firstDocLine, type LeadingRules, type SymbolCollector } from "./symbol-collector.ts";
+import type { SymbolKind } from "./symbol.ts";
+
+/** Python declarations carry their decorators inside `decorated_definition`; docs are docstrings. */
+export const pythonRules: LeadingRules = {
+  decorations: new Set(["decorator"]),
+  isDocComment: () => false,
+};
+
+/** Collects the symbols of a Python syntax tree: classes, functions, methods and top-level or class-level assignments. */
+export function collectPythonSymbols(root: Node, collector: SymbolCollector): void {
+  visitBlock(root, collector, undefined, false);
+}
+
+function visitBlock(block: Node, collector: SymbolCollector, container: string | undefined, inClass: boolean): void {
+  for (const statement of block.namedChildren) {
+    if (!statement) continue;
+    let definition: Node | null = statement;
+    if (statement.type === "decorated_definition") definition = statement.childForFieldName("definition");
+    if (!definition) continue;
+    if (definition.type === "class_definition" || definition.type === "function_definition") {
+      const name = definition.childForFieldName("name")?.text;
+      if (!name) continue;
+      const body = definition.childForFieldName("body");
+      const isClass = definition.type === "class_definition";
+      const kind: SymbolKind = isClass ? "class" : inClass ? (name === "__init__" ? "constructor" : "method") : "function";
+      const doc = body ? docstring(body) : undefined;
+      const qualified = collector.add({ node: statement, name, kind, container, body, ...(doc ? { doc } : {}) });
+      if (isClass && body) visitBlock(body, collector, qualified, true);
+    } else if (statement.type === "expression_statement") {
+      const assignment = statement.namedChild(0);
+      if (assignment?.type !== "assignment") continue;
+      const left = assignment.childForFieldName("left");
+      if (left?.type !== "identifier") continue;
+      const name = left.text;
+      const kind: SymbolKind = inClass ? "property" : /^[A-Z][A-Z0-9_]*$/.test(name) ? "constant" : "variable";
+      collector.add({ node: statement, name, kind, container });
+    }
+  }
+}
+
+function docstring(body: Node): string | undefined {
+  const first = body.namedChild(0);
+  if (first?.type !== "expression_statement") return undefined;
+  const string = first.namedChild(0);
+  if (string?.type !== "string") return undefined;
+  const content = string.namedChildren.find((child) => child?.type === "string_content");
+  return content ? firstDocLine(content.text) : undefined;
+}
