@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// The rlmkit command line. In a source checkout on a Node with type stripping
+// (Node 24), it runs the TypeScript sources directly, so it is never stale;
+// in an installed package (no src/), it runs the build in dist/.
+import { existsSync } from "node:fs";
+
+const source = new URL("../src/cli/main.ts", import.meta.url);
+const built = new URL("../dist/src/cli/main.js", import.meta.url);
+const useSource = existsSync(source) && process.features?.typescript;
+if (!useSource && !existsSync(built)) {
+  process.stderr.write("rlmkit: the command line is not built; run `npm run build` (or use Node 24, which runs the sources directly).\n");
+  process.exit(1);
+}
+const { main } = await import(useSource ? source.href : built.href);
+const outcome = await main(process.argv.slice(2));
+if (outcome !== "serving") {
+  // Exit once pending output is flushed, without waiting for idle handles (sandboxes, sockets).
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(outcome)));
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { runSession, type SessionOptions } from "../session/run-session.ts";
+import type { SessionResult } from "../session/session-result.ts";
+import { buildModel } from "./build-model.ts";
+import { CliError } from "./cli-error.ts";
+import { readAll, type CliIo } from "./cli-io.ts";
+import { exitCodeForStatus } from "./exit-codes.ts";
+import { addModelOptions, configFromOptions } from "./model-options.ts";
+import { loadNavTools } from "./nav-tools.ts";
+import { ProgressReporter } from "./progress.ts";
+import { resolveRepository } from "./repository.ts";
+
+/** The JSON `ask --json` prints (and `ask` prints when stdout is not a terminal). */
+export interface AskResultJson {
+  readonly status: SessionResult["status"];
+  readonly answer?: SessionResult["answer"];
+  readonly usage: SessionResult["usage"];
+  readonly sessionId: string;
+  readonly iterations: number;
+  readonly durationMs: number;
+  readonly error?: string;
+  readonly trace?: string;
+}
+
+/** Registers `rlmkit ask QUESTION`. */
+export function registerAskCommand(program: Command, io: CliIo, done: (code: number) => void): void {
+  const command = program
+    .command("ask")
+    .description("answer a question about a repository or an input, with a model writing code in a sandbox")
+    .argument("<question>", "what to answer")
+    .option("--repo <dir>", "repository the navigation tools read")
+    .option("--context <file>", "input exposed to the model as `context` (a file, or - for stdin)")
+    .option("--json", "print only the result as JSON (the default when stdout is not a terminal)");
+  addModelOptions(command, { trace: true });
+  command.action(async (question: string, options: Record<string, unknown>) => {
+    done(await ask(question, options, io));
+  });
+}
+
+async function ask(question: string, options: Record<string, unknown>, io: CliIo): Promise<number> {
+  const repo = typeof options.repo === "string" ? resolveRepository(options.repo, io.cwd) : undefined;
+  const { values: config } = configFromOptions(options, io, repo ?? io.cwd);
+  const context = typeof options.context === "string" ? await readContext(options.context, io) : undefined;
+  const model = buildModel(config);
+  const tools = repo ? await loadNavTools(repo) : [];
+  const json = options.json === true || !io.stdout.isTTY;
+  const progress = json ? undefined : new ProgressReporter({ stream: io.stderr, mode: io.stderr.isTTY ? "live" : "log" });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", onSigint);
+
+  // Sub-model and budget are read by runSession once sub-calls are available (issue 4).
+  const callTree: Record<string, unknown> = {
+    ...(config.subModel !== undefined ? { subModel: buildModel(config, "subModel") } : {}),
+    ...(config.budgetUsd !== undefined ? { budget: { maxCostUsd: config.budgetUsd } } : {}),
+  };
+  const tracePath = config.trace !== undefined ? resolve(io.cwd, config.trace) : undefined;
+  let result: SessionResult;
+  try {
+    result = await runSession({
+      question,
+      model,
+      tools,
+      maxIterations: config.maxIterations,
+      signal: controller.signal,
+      ...(context !== undefined ? { context } : {}),
+      ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+      ...(tracePath !== undefined ? { tracePath } : {}),
+      ...(progress ? { onEvent: progress.onEvent } : {}),
+      ...callTree,
+    } as SessionOptions);
+  } finally {
+    progress?.stop();
+    process.off("SIGINT", onSigint);
+  }
+
+  if (json) {
+    const output: AskResultJson = {
+      status: result.status,
+      ...(result.answer !== undefined ? { answer: result.answer } : {}),
+      usage: result.usage,
+      sessionId: result.sessionId,
+      iterations: result.iterations,
+      durationMs: Math.round(result.durationMs),
+      ...(result.error ? { error: result.error } : {}),
+      ...(tracePath ? { trace: tracePath } : {}),
+    };
+    io.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+  } else if (result.answer !== undefined) {
+    io.stdout.write(`${typeof result.answer === "string" ? result.answer : JSON.stringify(result.answer, null, 2)}\n`);
+    const tokens = result.usage.promptTokens + result.usage.completionTokens;
+    io.stderr.write(`\n${result.iterations} turn${result.iterations === 1 ? "" : "s"} · ${tokens.toLocaleString("en-US")} tokens · ${(result.durationMs / 1000).toFixed(1)} s${tracePath ? ` · trace ${tracePath}` : ""}\n`);
+  }
+  if (result.status !== "final") {
+    const reason = result.status === "error" ? (result.error ?? "the session failed") : `no answer: ${result.error ?? result.status}`;
+    io.stderr.write(`rlmkit: ${reason.replace(/\s*\n\s*/g, " ")}\n`);
+  }
+  return exitCodeForStatus(result.status);
+}
+
+async function readContext(file: string, io: CliIo): Promise<string> {
+  if (file === "-") return readAll(io.stdin);
+  try {
+    return readFileSync(resolve(io.cwd, file), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(code === "ENOENT" ? `context file not found: ${file}` : `cannot read context file ${file} (${code ?? (error as Error).message})`, { cause: error });
+  }
+}

@@ -1,0 +1,58 @@
+import type { SessionEvent } from "../session/events.ts";
+
+/**
+ * Says in a few words what an event means for a person watching, e.g.
+ * `model replied (412 tokens)`, `nav_search("retry")`, `block 1 failed: TypeError`.
+ * Returns undefined for events not worth a progress line.
+ */
+export function describeEvent(event: SessionEvent): string | undefined {
+  const sub = (event.depth ?? 0) > 0 ? `sub-call ${event.depth}: ` : "";
+  switch (event.type) {
+    case "session_start":
+      return event.depth > 0 ? `${sub}started (${event.model})` : undefined;
+    case "model_call":
+      return `${sub}model replied (${(event.promptTokens + event.completionTokens).toLocaleString("en-US")} tokens, ${seconds(event.durationMs)})`;
+    case "code_block":
+      return `${sub}running block ${event.index + 1}`;
+    case "intercept_rejected":
+      return `${sub}block ${event.index + 1} rejected: ${event.problems[0]?.message ?? "not runnable"}`;
+    case "tool_call":
+      return `${sub}${event.tool}(${shortArgs(event.args)})${event.error ? " failed" : event.resultChars !== undefined ? ` → ${event.resultChars.toLocaleString("en-US")} chars` : ""}`;
+    case "sandbox_result":
+      if (event.error) return `${sub}block ${event.index + 1} failed: ${event.error.name}`;
+      if (event.final) return `${sub}block ${event.index + 1} called FINAL`;
+      return `${sub}block ${event.index + 1} printed ${lineCount(event.output)}`;
+    case "final":
+      return `${sub}final answer`;
+    case "error":
+      return `${sub}error: ${firstLine(event.message)}`;
+    case "session_end":
+      return event.depth > 0 ? `${sub}${event.status}` : undefined;
+    case "feedback":
+      return undefined;
+    default: {
+      const loose = event as { type: string; model?: string };
+      return `${sub}${loose.type.replace(/_/g, " ")}${loose.model ? ` (${loose.model})` : ""}`;
+    }
+  }
+}
+
+function shortArgs(args: readonly unknown[]): string {
+  const text = args.map((arg) => JSON.stringify(arg) ?? "undefined").join(", ");
+  return text.length > 48 ? `${text.slice(0, 45)}...` : text;
+}
+
+function lineCount(output: string): string {
+  if (output === "") return "nothing";
+  const lines = output.split("\n").length;
+  return `${lines} line${lines === 1 ? "" : "s"}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0];
+  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,24 @@
+/**
+ * Exit codes of the `rlmkit` command line:
+ *
+ * | code | meaning |
+ * | ---- | ------- |
+ * | 0 | answered (`ask`: a FINAL answer), or the command succeeded |
+ * | 1 | error: bad flags or configuration, missing repository, unreachable model server, failed session |
+ * | 2 | not answered: a limit stopped the session (iterations, time, budget) |
+ * | 3 | `replay` ran but did not reproduce the recorded answer |
+ */
+export const EXIT_OK = 0;
+/** See {@link EXIT_OK}. */
+export const EXIT_ERROR = 1;
+/** See {@link EXIT_OK}. */
+export const EXIT_NOT_ANSWERED = 2;
+/** See {@link EXIT_OK}. */
+export const EXIT_NOT_REPRODUCED = 3;
+
+/** Maps a session status to an exit code: `final` → 0, a limit → 2, `error` → 1. */
+export function exitCodeForStatus(status: string): number {
+  if (status === "final") return EXIT_OK;
+  if (status === "max_iterations" || status === "timeout" || status === "budget_exceeded") return EXIT_NOT_ANSWERED;
+  return EXIT_ERROR;
+}

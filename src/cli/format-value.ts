@@ -1,0 +1,39 @@
+/**
+ * Renders a JSON value for a person: strings as they are, arrays one item per
+ * line, objects as `key: value` lines, nested values indented. Used by
+ * `rlmkit nav` when `--json` is not given.
+ */
+export function formatValue(value: unknown, indent = ""): string {
+  if (value === null || value === undefined) return `${indent}${String(value)}`;
+  if (typeof value === "string") return value.split("\n").map((line) => `${indent}${line}`).join("\n");
+  if (typeof value !== "object") return `${indent}${String(value)}`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return `${indent}(none)`;
+    return value.map((item) => (isScalar(item) ? `${indent}${scalar(item)}` : isFlat(item) ? `${indent}${flatLine(item as Record<string, unknown>)}` : `${indent}-\n${formatValue(item, `${indent}  `)}`)).join("\n");
+  }
+  return Object.entries(value as Record<string, unknown>)
+    .map(([key, item]) => {
+      if (isScalar(item)) return `${indent}${key}: ${scalar(item)}`;
+      if (typeof item === "string") return `${indent}${key}:\n${formatValue(item, `${indent}  `)}`;
+      return `${indent}${key}:\n${formatValue(item, `${indent}  `)}`;
+    })
+    .join("\n");
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && !value.includes("\n"));
+}
+
+function scalar(value: unknown): string {
+  return value === null ? "null" : String(value);
+}
+
+function isFlat(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((item) => isScalar(item) && String(item).length <= 200);
+}
+
+function flatLine(record: Record<string, unknown>): string {
+  return Object.entries(record)
+    .map(([key, item]) => `${key}=${scalar(item)}`)
+    .join("  ");
+}

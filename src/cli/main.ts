@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { ConfigError } from "../config/config-error.ts";
+import { registerAskCommand } from "./ask-command.ts";
+import { CliError } from "./cli-error.ts";
+import { processIo, type CliIo } from "./cli-io.ts";
+import { registerConfigCommand } from "./config-command.ts";
+import { EXIT_ERROR, EXIT_NOT_ANSWERED, EXIT_NOT_REPRODUCED, EXIT_OK } from "./exit-codes.ts";
+import { registerMcpCommand } from "./mcp-command.ts";
+import { registerNavCommand } from "./nav-command.ts";
+import { registerReplayCommand } from "./replay-command.ts";
+import { registerViewCommand } from "./view-command.ts";
+
+/** What {@link main} resolves with: an exit code, or `"serving"` when a server keeps the process alive. */
+export type MainOutcome = number | "serving";
+
+/** The package version, read from package.json. */
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  } catch {
+    try {
+      return (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    } catch {
+      return "0.0.0";
+    }
+  }
+}
+
+/**
+ * Runs the `rlmkit` command line with the given arguments (without `node` and
+ * the script) and resolves with the exit code. Errors are printed as one line
+ * prefixed `rlmkit:`; set `RLMKIT_DEBUG=1` to also print the stack.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<MainOutcome> {
+  let exitCode: MainOutcome | undefined;
+  const done = (code: number) => {
+    exitCode = code;
+  };
+  const version = packageVersion();
+  const program = new Command("rlmkit")
+    .description("Answer questions about large inputs and repositories with a model that writes JavaScript in a sandbox.")
+    .version(version)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text), outputError: (text, write) => write(text.replace(/^error:/, "rlmkit: error:")) })
+    .showSuggestionAfterError()
+    .addHelpText(
+      "after",
+      `\nExit codes: ${EXIT_OK} answered / ok, ${EXIT_ERROR} error, ${EXIT_NOT_ANSWERED} not answered (a limit stopped the session), ${EXIT_NOT_REPRODUCED} replay did not reproduce.\nConfiguration: defaults < rlmkit.config.json (or --config) < environment < flags; see \`rlmkit config\`.`,
+    );
+  for (const register of [registerAskCommand, registerNavCommand, registerReplayCommand, registerViewCommand, registerConfigCommand]) register(program, io, done);
+  registerMcpCommand(program, io, version);
+  for (const command of program.commands) command.exitOverride().showSuggestionAfterError();
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT_OK;
+      if (error.code === "commander.executeSubCommandAsync") return EXIT_ERROR;
+      return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
+    }
+    report(error, io);
+    return error instanceof CliError ? error.exitCode : EXIT_ERROR;
+  }
+  if (exitCode === undefined) {
+    if (program.args.length === 0 && argv.length === 0) {
+      program.outputHelp();
+      return EXIT_ERROR;
+    }
+    return "serving";
+  }
+  return exitCode;
+}
+
+function report(error: unknown, io: CliIo): void {
+  if (error instanceof ConfigError) {
+    io.stderr.write(`rlmkit: invalid configuration\n${error.message.split("\n").map((line) => `  ${line}`).join("\n")}\n`);
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`rlmkit: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+  if (io.env.RLMKIT_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+}

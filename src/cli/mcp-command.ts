@@ -1,0 +1,41 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Command } from "commander";
+import { createMcpServer } from "../mcp/create-mcp-server.ts";
+import { buildModel } from "./build-model.ts";
+import type { CliIo } from "./cli-io.ts";
+import { addModelOptions, configFromOptions } from "./model-options.ts";
+import { loadNavTools } from "./nav-tools.ts";
+import { resolveRepository } from "./repository.ts";
+
+/**
+ * Registers `rlmkit mcp`: an MCP server on stdio. It keeps running until the
+ * client closes stdin; stdout carries only the protocol, diagnostics go to stderr.
+ */
+export function registerMcpCommand(program: Command, io: CliIo, version: string): void {
+  const command = program
+    .command("mcp")
+    .description("serve rlm_query and the five nav tools over MCP on stdio")
+    .option("--repo <dir>", "repository the tools read", ".");
+  addModelOptions(command);
+  command.action(async (options: Record<string, unknown>) => {
+    const repo = resolveRepository(String(options.repo), io.cwd);
+    const { values: config } = configFromOptions(options, io, repo);
+    process.on("uncaughtException", (error) => io.stderr.write(`rlmkit mcp: unexpected error (still serving): ${error?.message ?? error}\n`));
+    process.on("unhandledRejection", (error) => io.stderr.write(`rlmkit mcp: unexpected rejection (still serving): ${(error as Error)?.message ?? error}\n`));
+    const server = createMcpServer({
+      repo,
+      version,
+      createNavTools: loadNavTools,
+      createModel: () => buildModel(config),
+      ...(config.subModel !== undefined ? { createSubModel: () => buildModel(config, "subModel") } : {}),
+      defaults: {
+        maxIterations: config.maxIterations,
+        ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+        ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),
+      },
+    });
+    const transport = new StdioServerTransport();
+    await server.connect(transport);
+    io.stderr.write(`rlmkit mcp: serving ${repo} on stdio\n`);
+  });
+}

@@ -1,0 +1,37 @@
+import { Option, type Command } from "commander";
+import type { ConfigKeyName } from "../config/config-keys.ts";
+import { resolveConfig, type ResolvedConfig } from "../config/resolve-config.ts";
+import type { CliIo } from "./cli-io.ts";
+
+/** Flags shared by every command that talks to a model, mapped to configuration keys. */
+const MODEL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: string; readonly description: string; readonly hidden?: boolean }[] = [
+  { key: "model", flags: "--model <name>", description: "model name (RLMKIT_MODEL)" },
+  { key: "baseUrl", flags: "--base-url <url>", description: "OpenAI-compatible server including /v1 (OPENAI_BASE_URL)" },
+  { key: "apiKey", flags: "--api-key <key>", description: "API key (OPENAI_API_KEY; prefer the variable)" },
+  { key: "subModel", flags: "--sub-model <name>", description: "model for sub-calls (RLMKIT_SUB_MODEL)" },
+  { key: "maxIterations", flags: "--max-iterations <n>", description: "model turns before giving up (default 20)" },
+  { key: "budgetUsd", flags: "--budget-usd <x>", description: "spending cap in US dollars for the whole call tree" },
+  { key: "timeoutMs", flags: "--timeout-ms <ms>", description: "wall-clock limit for the session" },
+  { key: "requestTimeoutMs", flags: "--request-timeout-ms <ms>", description: "time one model request may take" },
+  { key: "temperature", flags: "--temperature <t>", description: "sampling temperature" },
+  { key: "maxTokens", flags: "--max-tokens <n>", description: "completion token limit per model call" },
+  { key: "stream", flags: "--stream", description: "stream model replies" },
+];
+
+/** Adds `--config` and the model flags to a command. */
+export function addModelOptions(command: Command, { trace = false }: { trace?: boolean } = {}): Command {
+  command.option("--config <file>", "configuration file (default: rlmkit.config.json in the repository)");
+  for (const flag of MODEL_FLAGS) command.addOption(new Option(flag.flags, flag.description));
+  if (trace) command.option("--trace <file>", "write the session's events to this JSONL file (RLMKIT_TRACE)");
+  return command;
+}
+
+/** Resolves the configuration from a command's parsed options, the environment and the config file. */
+export function configFromOptions(options: Record<string, unknown>, io: CliIo, searchDir: string): ResolvedConfig {
+  const flags: Partial<Record<ConfigKeyName, string | boolean>> = {};
+  for (const { key } of [...MODEL_FLAGS, { key: "trace" as const }]) {
+    const value = options[key];
+    if (typeof value === "string" || typeof value === "boolean") flags[key] = value;
+  }
+  return resolveConfig({ flags, env: io.env, searchDir, ...(typeof options.config === "string" ? { configPath: options.config } : {}) });
+}

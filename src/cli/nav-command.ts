@@ -1,0 +1,63 @@
+import type { Command } from "commander";
+import { checkToolArguments, toolSignature } from "../tools/tool-arguments.ts";
+import { CliError } from "./cli-error.ts";
+import type { CliIo } from "./cli-io.ts";
+import { EXIT_ERROR, EXIT_OK } from "./exit-codes.ts";
+import { formatValue } from "./format-value.ts";
+import { loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
+import { resolveRepository } from "./repository.ts";
+
+/**
+ * Registers `rlmkit nav info|ls|outline|read|search [args...]`: the navigation
+ * tools for a person. Arguments are positional, as the model passes them; a
+ * string parameter takes the text as it is, and for other parameters an argument that parses as JSON (a number, `true`, an object like
+ * `'{"glob":"src/**"}'`) is passed as that value, anything else as a string.
+ */
+export function registerNavCommand(program: Command, io: CliIo, done: (code: number) => void): void {
+  program
+    .command("nav")
+    .description(`run a navigation tool without a model: ${NAV_TOOL_NAMES.map((name) => name.slice(4)).join(", ")}`)
+    .argument("<tool>", NAV_TOOL_NAMES.map((name) => name.slice(4)).join("|"))
+    .argument("[args...]", "positional arguments, as the model passes them (JSON values or plain strings)")
+    .option("--repo <dir>", "repository to navigate", ".")
+    .option("--json", "print the tool's result as JSON")
+    .addHelpText("after", "\nExamples:\n  rlmkit nav info --repo .\n  rlmkit nav search runSession --repo .\n  rlmkit nav outline src/index.ts\n  rlmkit nav read src/index.ts '{\"start\":1,\"end\":20}'")
+    .action(async (name: string, args: string[], options: { repo: string; json?: boolean }) => {
+      done(await nav(name, args, options, io));
+    });
+}
+
+async function nav(name: string, rawArgs: readonly string[], options: { repo: string; json?: boolean }, io: CliIo): Promise<number> {
+  const toolName = name.startsWith("nav_") ? name : `nav_${name}`;
+  if (!(NAV_TOOL_NAMES as readonly string[]).includes(toolName)) {
+    throw new CliError(`unknown nav tool '${name}'; use one of: ${NAV_TOOL_NAMES.map((tool) => tool.slice(4)).join(", ")}`);
+  }
+  const repo = resolveRepository(options.repo, io.cwd);
+  const tools = await loadNavTools(repo);
+  const tool = tools.find((candidate) => candidate.name === toolName);
+  if (!tool) throw new CliError(`this build has no ${toolName} tool`);
+  const schemas = Object.values(tool.parameters.properties);
+  const checked = checkToolArguments(tool, rawArgs.map((text, index) => (schemas[index]?.type === "string" ? text : parseArgument(text))));
+  if (!checked.ok) throw new CliError(checked.message);
+  let result: unknown;
+  try {
+    result = await tool.handler(checked.args, { sessionId: "cli", signal: new AbortController().signal });
+  } catch (error) {
+    io.stderr.write(`rlmkit: ${toolName} failed: ${(error as Error)?.message ?? error}. Usage: ${toolSignature(tool)}\n`);
+    return EXIT_ERROR;
+  }
+  io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatValue(result)}\n`);
+  return EXIT_OK;
+}
+
+/** A command-line argument as a JSON value when it parses as one (other than a bare word), else the string itself. */
+export function parseArgument(text: string): unknown {
+  if (/^\s*([[{"]|-?\d|true$|false$|null$)/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

@@ -1,0 +1,78 @@
+import type { SessionEvent } from "../session/events.ts";
+import type { ModelClient, ModelRequest, ModelResponse } from "../model/model-client.ts";
+import { mapFinishReason } from "../model/finish-reason.ts";
+
+type ModelCallEvent = Extract<SessionEvent, { type: "model_call" }>;
+
+/**
+ * The recorded session's model ran out of replies: the replayed run asked for more
+ * turns than the recording has, so it took a different path.
+ */
+export class ReplayDivergedError extends Error {
+  override readonly name = "ReplayDivergedError";
+  /** Replies in the recording. */
+  readonly recordedReplies: number;
+
+  constructor(recordedReplies: number) {
+    super(`the trace has ${recordedReplies} recorded model repl${recordedReplies === 1 ? "y" : "ies"} and the replay asked for one more: the run diverged from the recording`);
+    this.recordedReplies = recordedReplies;
+  }
+}
+
+/**
+ * A {@link ModelClient} that answers with the replies recorded in a trace, in
+ * order, with their recorded token usage and finish reason. No network is used.
+ * Requests are recorded too, so a caller can compare what the replayed session
+ * sent with what it received.
+ *
+ * @example
+ * const { events } = readTrace("run.jsonl");
+ * const model = ReplayModel.fromEvents(events);
+ * await runSession({ question, model, tools });
+ */
+export class ReplayModel implements ModelClient {
+  readonly modelId: string;
+  readonly #calls: readonly ModelCallEvent[];
+  #next = 0;
+
+  constructor(calls: readonly ModelCallEvent[], modelId?: string) {
+    this.#calls = [...calls];
+    this.modelId = modelId ?? calls[0]?.model ?? "replay";
+  }
+
+  /**
+   * Takes the model replies of one session from a trace: the session with
+   * `sessionId`, or the first root session (depth 0) when absent.
+   */
+  static fromEvents(events: readonly SessionEvent[], sessionId?: string): ReplayModel {
+    const start = events.find((event) => event.type === "session_start" && (sessionId === undefined ? (event.depth ?? 0) === 0 : event.sessionId === sessionId));
+    const id = sessionId ?? start?.sessionId;
+    const calls = events.filter((event): event is ModelCallEvent => event.type === "model_call" && event.sessionId === id);
+    return new ReplayModel(calls, start?.type === "session_start" ? start.model : undefined);
+  }
+
+  /** Replies recorded. */
+  get recorded(): number {
+    return this.#calls.length;
+  }
+
+  /** Replies handed out so far. */
+  get used(): number {
+    return this.#next;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    request.signal?.throwIfAborted();
+    const call = this.#calls[this.#next];
+    if (!call) throw new ReplayDivergedError(this.#calls.length);
+    this.#next++;
+    return {
+      text: call.text,
+      usage: { promptTokens: call.promptTokens, completionTokens: call.completionTokens },
+      ...(call.usageEstimated ? { usageEstimated: true } : {}),
+      finishReason: mapFinishReason(call.finishReason),
+      rawFinishReason: call.finishReason,
+      model: call.model,
+    };
+  }
+}
