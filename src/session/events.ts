@@ -1,4 +1,5 @@
 import type { JsonValue } from "../tools/json-schema.ts";
+import type { BudgetHit, BudgetLimitName } from "../subcalls/budget-tracker.ts";
 import type { SessionStatus, SessionUsage } from "./session-result.ts";
 
 /** Fields every event carries. */
@@ -11,13 +12,15 @@ export interface EventBase {
   readonly elapsedMs: number;
   /** 0 for the root session, 1 for its children, and so on. */
   readonly depth: number;
+  /** The session that started this one with `rlm_query`; absent for the root. */
+  readonly parentSessionId?: string;
 }
 
 /** Everything a session reports, in the order it happens. Also the line format of JSONL traces. */
 export type SessionEvent = EventBase &
   (
     | { readonly type: "session_start"; readonly question: string; readonly model: string; readonly context: string; readonly tools: readonly string[]; readonly maxIterations: number; readonly parentSessionId?: string }
-    | { readonly type: "model_call"; readonly iteration: number; readonly model: string; readonly messages: number; readonly promptTokens: number; readonly completionTokens: number; readonly usageEstimated: boolean; readonly durationMs: number; readonly finishReason: string; readonly text: string }
+    | { readonly type: "model_call"; readonly iteration: number; readonly model: string; readonly messages: number; readonly promptTokens: number; readonly completionTokens: number; readonly usageEstimated: boolean; readonly durationMs: number; readonly finishReason: string; readonly text: string; readonly costUsd?: number }
     | { readonly type: "code_block"; readonly iteration: number; readonly index: number; readonly language: string; readonly code: string; readonly unclosed: boolean }
     | { readonly type: "intercept_rejected"; readonly iteration: number; readonly index: number; readonly problems: readonly { readonly line: number; readonly column: number; readonly message: string }[] }
     | { readonly type: "tool_call"; readonly iteration: number; readonly index: number; readonly tool: string; readonly args: readonly unknown[]; readonly line: number; readonly injectedAs?: string; readonly resultChars?: number; readonly truncated?: boolean; readonly durationMs: number; readonly error?: string; readonly result?: JsonValue }
@@ -25,8 +28,62 @@ export type SessionEvent = EventBase &
     | { readonly type: "feedback"; readonly iteration: number; readonly text: string }
     | { readonly type: "final"; readonly iteration: number; readonly answer: JsonValue }
     | { readonly type: "error"; readonly iteration?: number; readonly message: string }
-    | { readonly type: "session_end"; readonly status: SessionStatus; readonly iterations: number; readonly usage: SessionUsage; readonly durationMs: number; readonly answer?: JsonValue; readonly error?: string }
+    | { readonly type: "session_end"; readonly status: SessionStatus; readonly iterations: number; readonly usage: SessionUsage; readonly durationMs: number; readonly answer?: JsonValue; readonly error?: string; readonly budget?: BudgetHit }
+    | SubcallStartFields
+    | SubcallEndFields
+    | { readonly type: "budget_exceeded"; readonly iteration?: number; readonly limit: BudgetLimitName; readonly limitValue: number; readonly used: number; readonly message: string }
   );
+
+/**
+ * A sub-call starts: `llm_query` (one per prompt of `llm_query_batched`) or
+ * `rlm_query` (`kind: "rlm"`, a child session whose own events follow with its
+ * `sessionId`). `callDepth` is the depth the call counts at (the session's depth + 1).
+ */
+export interface SubcallStartFields {
+  readonly type: "subcall_start";
+  readonly iteration: number;
+  readonly subcallId: string;
+  readonly kind: "llm" | "rlm";
+  readonly model: string;
+  readonly callDepth: number;
+  readonly promptChars: number;
+  /** Position in an `llm_query_batched` call. */
+  readonly batchIndex?: number;
+  /** True for an `rlm_query` at the maximum depth, run as `llm_query`. */
+  readonly degraded?: boolean;
+}
+
+/**
+ * A sub-call ended. For `kind: "llm"` the tokens and cost are that one call's
+ * (0 for cache hits and refusals); for `kind: "rlm"` they are the child session's
+ * subtree totals, already counted in its own `model_call` and `subcall_end`
+ * events, so sum `model_call` plus `llm` sub-calls to total a trace.
+ */
+export interface SubcallEndFields {
+  readonly type: "subcall_end";
+  readonly iteration: number;
+  readonly subcallId: string;
+  readonly kind: "llm" | "rlm";
+  readonly model: string;
+  readonly callDepth: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly costUsd: number;
+  readonly durationMs: number;
+  /** True when the reply came from the on-disk cache (no model call). */
+  readonly cached: boolean;
+  /** The budget that refused the call, when one did (no model call). */
+  readonly refused?: BudgetLimitName;
+  /** Why the call failed, when it did; the guest got an error string. */
+  readonly error?: string;
+  /** Length of the reply (or of the child's answer as JSON). */
+  readonly responseChars?: number;
+  /** The reply, when it is at most 20,000 characters. */
+  readonly response?: JsonValue;
+  /** The child session, for `kind: "rlm"`. */
+  readonly childSessionId?: string;
+  readonly childStatus?: SessionStatus;
+}
 
 /** The `type` field of a session event. */
 export type SessionEventType = SessionEvent["type"];

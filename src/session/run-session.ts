@@ -13,6 +13,13 @@ import { loadPrompt, renderPrompt } from "./prompts.ts";
 import type { SessionResult, SessionStatus, SessionUsage } from "./session-result.ts";
 import { TraceWriter } from "./trace-writer.ts";
 import { truncateJson } from "./truncate-json.ts";
+import { raceAbort } from "../subcalls/abort-race.ts";
+import type { BudgetHit, BudgetOptions } from "../subcalls/budget-tracker.ts";
+import { createCallTree, type CallTree, type ParentLink } from "../subcalls/call-tree.ts";
+import { priceCall, type PriceTable } from "../subcalls/price-table.ts";
+import { createSubcallFunctions, exposeSubcallFunctions, SUBCALL_FUNCTION_NAMES } from "../subcalls/subcall-functions.ts";
+import { renderSubcallSection } from "../subcalls/subcall-prompt.ts";
+import { estimateUsage } from "../model/estimate-tokens.ts";
 
 /** Default number of model turns. */
 export const DEFAULT_MAX_ITERATIONS = 20;
@@ -47,8 +54,25 @@ export interface SessionOptions {
   readonly signal?: AbortSignal;
   /** Replaces the system prompt template (slots as in `prompts/system.md`). */
   readonly systemPromptTemplate?: string;
-  /** Test and embedding hooks: id generation and clock. */
-  readonly _internal?: { readonly generateId?: () => string; readonly now?: () => number };
+  /**
+   * Answers `llm_query` / `llm_query_batched` and writes the code of `rlm_query`
+   * child sessions. Giving it turns sub-calls on. Default: the root `model`.
+   */
+  readonly subModel?: ModelClient;
+  /** Exposes `llm_query`, `llm_query_batched`, `rlm_query` and `budget()` in the sandbox and teaches them in the system prompt. Default: on when `subModel` is given. */
+  readonly subcalls?: boolean;
+  /** Limits over the whole call tree (root turns, sub-calls, child sessions). None by default; `maxDepth` defaults to 1. */
+  readonly budget?: BudgetOptions;
+  /** Prices per million tokens by model id, over `DEFAULT_PRICES`. Models without a price cost 0 (listed in `usage.unpricedModels`). */
+  readonly prices?: PriceTable;
+  /** `llm_query` calls in flight at once across the tree. Default 8. */
+  readonly subcallConcurrency?: number;
+  /** Time limit of one sub-call: an `llm_query` reply, or a whole `rlm_query` child session. Default 180,000 ms. */
+  readonly subcallTimeoutMs?: number;
+  /** Caches `llm_query` replies as JSON files in this folder, keyed by sub-model, prompt and options. Off by default. */
+  readonly subcallCacheDir?: string;
+  /** Test and embedding hooks: id generation and clock. `parent` is set by `rlm_query` for child sessions. */
+  readonly _internal?: { readonly generateId?: () => string; readonly now?: () => number; readonly parent?: ParentLink };
 }
 
 /**
@@ -80,6 +104,13 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     tracePath,
     signal,
     systemPromptTemplate,
+    subModel = options.model,
+    subcalls,
+    budget,
+    prices,
+    subcallConcurrency,
+    subcallTimeoutMs,
+    subcallCacheDir,
     _internal = {},
   } = options;
   if (typeof question !== "string" || question.trim() === "") throw new TypeError("runSession: question must be a non-empty string.");
@@ -90,26 +121,49 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     if (toolMap.has(tool.name)) throw new TypeError(`runSession: two tools are named '${tool.name}'.`);
     toolMap.set(tool.name, tool);
   }
+  const parent = _internal.parent;
+  const depth = parent?.depth ?? 0;
+  const subcallsEnabled = subcalls ?? (options.subModel !== undefined || parent !== undefined);
+  if (subcallsEnabled) {
+    if (!subModel || typeof subModel.complete !== "function") throw new TypeError("runSession: subModel must be a ModelClient (an object with complete(request)).");
+    for (const name of SUBCALL_FUNCTION_NAMES) if (toolMap.has(name)) throw new TypeError(`runSession: a tool is named '${name}', which sub-calls use; rename the tool or pass subcalls: false.`);
+  }
 
   const now = _internal.now ?? (() => performance.now());
   const sessionId = (_internal.generateId ?? randomUUID)();
   const injectionTag = `${sessionId.replace(/[^a-zA-Z0-9]/g, "").slice(0, 8)}${randomBytes(3).toString("hex")}`;
   const started = now();
-  const trace = tracePath ? new TraceWriter(tracePath) : undefined;
-  let listenerFailed = false;
-  const emit = (event: SessionEventInput): void => {
-    const full = { ...event, sessionId, time: new Date().toISOString(), elapsedMs: Math.round(now() - started), depth: 0 } as SessionEvent;
-    trace?.write(full);
-    if (onEvent) {
-      try {
-        onEvent(full);
-      } catch (error) {
-        if (!listenerFailed) {
-          listenerFailed = true;
-          trace?.write({ ...full, type: "error", message: `onEvent threw: ${(error as Error)?.message ?? error}` } as SessionEvent);
+  // A child session shares its root's call tree: budgets, limiter, cache, trace and onEvent.
+  let tree: CallTree;
+  if (parent) {
+    tree = parent.tree;
+  } else {
+    const trace = tracePath ? new TraceWriter(tracePath) : undefined;
+    let listenerFailed = false;
+    const sink = (full: SessionEvent): void => {
+      trace?.write(full);
+      if (onEvent) {
+        try {
+          onEvent(full);
+        } catch (error) {
+          if (!listenerFailed) {
+            listenerFailed = true;
+            trace?.write({ ...full, type: "error", message: `onEvent threw: ${(error as Error)?.message ?? error}` } as SessionEvent);
+          }
         }
       }
-    }
+    };
+    tree = createCallTree({ budget, prices, subcallConcurrency, subcallTimeoutMs, subcallCacheDir, sink, now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}) });
+  }
+  const ledger = parent?.ledger ?? tree.rootLedger;
+  const emit = (event: SessionEventInput): void => {
+    tree.sink({ ...event, sessionId, time: new Date().toISOString(), elapsedMs: Math.round(now() - started), depth, ...(parent ? { parentSessionId: parent.parentSessionId } : {}) } as SessionEvent);
+  };
+  let budgetReported = false;
+  const reportBudget = (hit: BudgetHit): void => {
+    if (budgetReported) return;
+    budgetReported = true;
+    emit({ type: "budget_exceeded", iteration: iterations, limit: hit.limit, limitValue: hit.limitValue, used: hit.used, message: hit.message });
   };
 
   const controller = new AbortController();
@@ -118,14 +172,21 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   if (signal?.aborted) abortFrom(signal.reason);
   const timer = timeoutMs !== undefined ? setTimeout(() => abortFrom(new SessionTimeout(timeoutMs)), timeoutMs) : undefined;
 
-  const usage = { promptTokens: 0, completionTokens: 0, modelCalls: 0 };
   let iterations = 0;
+  // After a budget runs out the root gets one more turn: "pending" until it is taken.
+  let lastTurn: "none" | "pending" | "taken" = "none";
   let sandbox: Sandbox | undefined;
   let injected = 0;
 
-  const finish = (status: SessionStatus, extra: { answer?: JsonValue; error?: string } = {}): SessionResult => {
-    const result: SessionResult = { status, ...("answer" in extra ? { answer: extra.answer } : {}), iterations, usage: { ...usage } as SessionUsage, sessionId, ...(extra.error ? { error: extra.error } : {}), durationMs: now() - started };
-    emit({ type: "session_end", status, iterations, usage: result.usage, durationMs: Math.round(result.durationMs), ...("answer" in extra ? { answer: extra.answer } : {}), ...(extra.error ? { error: extra.error } : {}) });
+  const finish = (finishedAs: SessionStatus, extra: { answer?: JsonValue; error?: string } = {}): SessionResult => {
+    // Once a budget ran out, a session that ends normally (even with an answer) says so.
+    const hit = tree.tracker.exhausted;
+    const status: SessionStatus = hit && (finishedAs === "final" || finishedAs === "max_iterations" || finishedAs === "budget_exceeded") ? "budget_exceeded" : finishedAs;
+    const budgetField = status === "budget_exceeded" && hit ? { budget: hit } : {};
+    const error = status === "budget_exceeded" && hit && !("answer" in extra) ? hit.message : extra.error;
+    const usage: SessionUsage = ledger.snapshot();
+    const result: SessionResult = { status, ...("answer" in extra ? { answer: extra.answer } : {}), iterations, usage, sessionId, ...(error ? { error } : {}), ...budgetField, durationMs: now() - started };
+    emit({ type: "session_end", status, iterations, usage: result.usage, durationMs: Math.round(result.durationMs), ...("answer" in extra ? { answer: extra.answer } : {}), ...(error ? { error } : {}), ...budgetField });
     return result;
   };
 
@@ -138,30 +199,73 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     for (const tool of toolMap.values()) {
       await sandbox.defineStub(tool.name, `${tool.name} can only be called as a top-level statement that assigns its result, with literal arguments: const result = ${tool.name}(...). It cannot be called from functions, loops, conditions, other expressions, eval or through another name.`);
     }
+    if (subcallsEnabled) {
+      const functions = createSubcallFunctions({
+        tree,
+        ledger,
+        depth,
+        subModel,
+        signal: controller.signal,
+        emit,
+        iteration: () => iterations,
+        now,
+        reportBudget,
+        startChild: (request) =>
+          runSession({
+            question: request.question,
+            ...(request.context !== undefined ? { context: request.context } : {}),
+            model: subModel,
+            subModel,
+            tools,
+            maxIterations,
+            timeoutMs: request.timeoutMs,
+            sandbox: sandboxOptions,
+            maxToolResultChars,
+            signal: request.signal,
+            ...(systemPromptTemplate !== undefined ? { systemPromptTemplate } : {}),
+            _internal: { now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}), parent: { tree, ledger: request.ledger, depth: depth + 1, parentSessionId: sessionId } },
+          }),
+      });
+      await exposeSubcallFunctions(sandbox, functions);
+    }
+    const extraSections = subcallsEnabled ? renderSubcallSection({ subModel: subModel.modelId, ...(subModel.contextWindow !== undefined ? { contextWindow: subModel.contextWindow } : {}), concurrency: tree.limiter.limit, depth, maxDepth: tree.tracker.maxDepth }) : "";
 
     const messages: ChatMessage[] = [
-      { role: "system", content: renderSystemPrompt(systemPromptTemplate, contextText, [...toolMap.values()], sandboxOptions.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS) },
+      { role: "system", content: renderSystemPrompt(systemPromptTemplate, contextText, [...toolMap.values()], sandboxOptions.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS, extraSections) },
       { role: "user", content: renderPrompt(loadPrompt("question"), { question }) },
     ];
     let nudged = false;
 
     while (iterations < maxIterations) {
       if (controller.signal.aborted) return finishAborted(controller.signal.reason);
+      // Every model call is checked against the tree's budget; the root's one last turn after it ran out is let through.
+      let decision = tree.tracker.reserve({ model: model.modelId, promptTokens: estimateUsage(messages, "").promptTokens, force: lastTurn === "pending" });
+      if (!decision.ok) {
+        reportBudget(decision.hit);
+        if (depth > 0 || lastTurn === "taken") return finish("budget_exceeded");
+        lastTurn = "pending";
+        const last = messages[messages.length - 1]!;
+        messages[messages.length - 1] = { role: last.role, content: `${last.content}\n\n${renderPrompt(loadPrompt("final-turn"), { reason: decision.hit.message })}` };
+        decision = tree.tracker.reserve({ model: model.modelId, promptTokens: 0, force: true });
+        if (!decision.ok) return finish("budget_exceeded");
+      }
+      if (lastTurn === "pending") lastTurn = "taken";
       iterations++;
       const callStarted = now();
       let response: ModelResponse;
       try {
-        response = await model.complete({ messages: [...messages], signal: controller.signal });
+        response = await raceAbort(model.complete({ messages: [...messages], signal: controller.signal }), controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return finishAborted(controller.signal.reason);
         const message = `model call failed: ${(error as Error)?.message ?? error}`;
         emit({ type: "error", iteration: iterations, message });
         return finish("error", { error: message });
+      } finally {
+        decision.reservation.finish();
       }
-      usage.promptTokens += response.usage.promptTokens;
-      usage.completionTokens += response.usage.completionTokens;
-      usage.modelCalls++;
-      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text });
+      const cost = priceCall(model.modelId, response.usage, tree.prices);
+      ledger.record({ depth, model: model.modelId, usage: response.usage, costUsd: cost.costUsd, priced: cost.priced });
+      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, costUsd: cost.costUsd });
       messages.push({ role: "assistant", content: response.text });
 
       const { runnable, skipped } = extractCodeBlocks(response.text, parsesAsJavaScript);
@@ -193,7 +297,17 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         }
       }
       const notes: string[] = [];
-      if (iterations === maxIterations - 1) notes.push(renderPrompt(loadPrompt("final-turn"), { reason: `You have used ${iterations} of ${maxIterations} turns.` }));
+      const exhausted = tree.tracker.exhausted;
+      if (exhausted) {
+        // A sub-call was refused: children stop here; the root answers in one last turn.
+        reportBudget(exhausted);
+        if (depth > 0 || lastTurn === "taken") {
+          emit({ type: "feedback", iteration: iterations, text: formatFeedback(reports, []) });
+          return finish("budget_exceeded");
+        }
+        lastTurn = "pending";
+        notes.push(renderPrompt(loadPrompt("final-turn"), { reason: exhausted.message }));
+      } else if (iterations === maxIterations - 1) notes.push(renderPrompt(loadPrompt("final-turn"), { reason: `You have used ${iterations} of ${maxIterations} turns.` }));
       const feedback = formatFeedback(reports, notes);
       emit({ type: "feedback", iteration: iterations, text: feedback });
       messages.push({ role: "user", content: feedback });
@@ -253,7 +367,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, injectedAs: name, resultChars: cut.chars, truncated: cut.truncated, durationMs: Math.round(now() - callStarted), result: cut.chars <= TRACE_RESULT_CHARS ? cut.value : undefined });
     }
     const rewritten = rewriteBlock(code, intercepted.calls, names);
-    const result = await sandbox!.execute(rewritten);
+    // Waits on sub-calls are outside the block timeout, so the session's own signal bounds the block too.
+    const result = await raceAbort(sandbox!.execute(rewritten), controller.signal);
     emit({ type: "sandbox_result", iteration: iterations, index, output: result.output, outputTruncated: result.outputTruncated, ...(result.error ? { error: result.error } : {}), final: result.final !== undefined, reset: result.reset, durationMs: Math.round(result.durationMs) });
     return { index, code, unclosed, toolCalls, result };
   }
@@ -275,7 +390,7 @@ function parsesAsJavaScript(code: string): boolean {
   }
 }
 
-function renderSystemPrompt(template: string | undefined, contextText: string, tools: readonly Tool[], maxOutputChars: number): string {
+function renderSystemPrompt(template: string | undefined, contextText: string, tools: readonly Tool[], maxOutputChars: number, extraSections: string): string {
   const toolsSection = tools.length === 0 ? "" : renderPrompt(loadPrompt("tools"), {
     tool_list: tools.map((tool) => `- \`${toolSignature(tool)}\` — ${tool.description}${tool.example ? `\n  e.g. \`${tool.example}\`` : ""}`).join("\n"),
   });
@@ -283,6 +398,6 @@ function renderSystemPrompt(template: string | undefined, contextText: string, t
     max_output_chars: maxOutputChars.toLocaleString("en-US"),
     context_description: contextText,
     tools_section: toolsSection,
-    extra_sections: "",
+    extra_sections: extraSections,
   });
 }

@@ -244,7 +244,7 @@ describe("runSession with OpenAICompatibleModel against a loopback server", () =
     const model = new OpenAICompatibleModel({ baseURL: server.url, model: "loopback-model", stream });
     const result = await runSession({ question: "How many files?", model, tools: [tool] });
     expect(result).toMatchObject({ status: "final", answer: "files: 3", iterations: 2 });
-    expect(result.usage).toEqual({ promptTokens: 250, completionTokens: 30, modelCalls: 2 });
+    expect(result.usage).toMatchObject({ promptTokens: 250, completionTokens: 30, modelCalls: 2, costUsd: 0, unpricedModels: ["loopback-model"] });
     expect(server.requests).toHaveLength(2);
     const second = server.requests[1].body as any;
     expect(second.model).toBe("loopback-model");

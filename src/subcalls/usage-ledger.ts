@@ -1,0 +1,107 @@
+import type { TokenUsage } from "../model/model-client.ts";
+
+/** Token, call and cost totals for a part of the call tree. */
+export interface UsageTotals {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Model calls actually made (cache hits are not model calls). */
+  readonly modelCalls: number;
+  /** Dollars, from the price table; models without a price add 0. */
+  readonly costUsd: number;
+}
+
+/** Usage of one model within a tree. */
+export interface ModelUsageTotals extends UsageTotals {
+  /** False when this model has no price, so its `costUsd` is 0 whatever it really cost. */
+  readonly priced: boolean;
+}
+
+/** Usage of a session and everything under it: totals plus breakdowns. */
+export interface TreeUsage extends UsageTotals {
+  /** Totals by call depth: `"0"` is the root session's own turns, `"1"` its sub-calls and child sessions' turns, and so on. */
+  readonly byDepth: Readonly<Record<string, UsageTotals>>;
+  /** Totals by model id. */
+  readonly byModel: Readonly<Record<string, ModelUsageTotals>>;
+  /** Models that were used but have no price (counted as costing 0). Empty when every model had one. */
+  readonly unpricedModels: readonly string[];
+}
+
+/** One model call as the ledger records it. */
+export interface LedgerEntry {
+  readonly depth: number;
+  readonly model: string;
+  readonly usage: TokenUsage;
+  readonly costUsd: number;
+  readonly priced: boolean;
+}
+
+interface MutableTotals {
+  promptTokens: number;
+  completionTokens: number;
+  modelCalls: number;
+  costUsd: number;
+}
+
+const zero = (): MutableTotals => ({ promptTokens: 0, completionTokens: 0, modelCalls: 0, costUsd: 0 });
+
+function addTo(totals: MutableTotals, entry: LedgerEntry): void {
+  totals.promptTokens += entry.usage.promptTokens;
+  totals.completionTokens += entry.usage.completionTokens;
+  totals.modelCalls += 1;
+  totals.costUsd += entry.costUsd;
+}
+
+/**
+ * Counts usage for one session and, through its parent links, for every session
+ * above it: recording a call in a child ledger also counts it in the parent's, so
+ * each session's ledger holds the totals of its own subtree.
+ *
+ * @example
+ * const root = new UsageLedger();
+ * const child = root.child();
+ * child.record({ depth: 1, model: "m", usage: { promptTokens: 10, completionTokens: 2 }, costUsd: 0, priced: false });
+ * root.snapshot().promptTokens; // 10
+ */
+export class UsageLedger {
+  readonly #parent: UsageLedger | undefined;
+  readonly #totals = zero();
+  readonly #byDepth = new Map<number, MutableTotals>();
+  readonly #byModel = new Map<string, MutableTotals & { priced: boolean }>();
+
+  constructor(parent?: UsageLedger) {
+    this.#parent = parent;
+  }
+
+  /** A ledger for a child session whose calls also count here. */
+  child(): UsageLedger {
+    return new UsageLedger(this);
+  }
+
+  /** Counts one model call here and in every ancestor. */
+  record(entry: LedgerEntry): void {
+    addTo(this.#totals, entry);
+    let depth = this.#byDepth.get(entry.depth);
+    if (!depth) this.#byDepth.set(entry.depth, (depth = zero()));
+    addTo(depth, entry);
+    let model = this.#byModel.get(entry.model);
+    if (!model) this.#byModel.set(entry.model, (model = { ...zero(), priced: entry.priced }));
+    addTo(model, entry);
+    model.priced &&= entry.priced;
+    this.#parent?.record(entry);
+  }
+
+  /** The totals so far. */
+  get totals(): UsageTotals {
+    return { ...this.#totals };
+  }
+
+  /** The totals and breakdowns so far, as plain JSON-ready objects. */
+  snapshot(): TreeUsage {
+    const byDepth: Record<string, UsageTotals> = {};
+    for (const depth of [...this.#byDepth.keys()].sort((a, b) => a - b)) byDepth[String(depth)] = { ...this.#byDepth.get(depth)! };
+    const byModel: Record<string, ModelUsageTotals> = {};
+    for (const [model, totals] of this.#byModel) byModel[model] = { ...totals };
+    const unpricedModels = [...this.#byModel].filter(([, totals]) => !totals.priced).map(([model]) => model);
+    return { ...this.#totals, byDepth, byModel, unpricedModels };
+  }
+}
