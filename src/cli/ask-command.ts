@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { runSession, type SessionOptions } from "../session/run-session.ts";
+import { runSession } from "../session/run-session.ts";
 import type { SessionResult } from "../session/session-result.ts";
 import { buildModel } from "./build-model.ts";
 import { CliError } from "./cli-error.ts";
 import { readAll, type CliIo } from "./cli-io.ts";
 import { exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
-import { loadNavTools } from "./nav-tools.ts";
+import { closeNavTools, loadNavTools } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { resolveRepository } from "./repository.ts";
 
@@ -51,11 +51,6 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   const onSigint = () => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSigint);
 
-  // Sub-model and budget are read by runSession once sub-calls are available (issue 4).
-  const callTree: Record<string, unknown> = {
-    ...(config.subModel !== undefined ? { subModel: buildModel(config, "subModel") } : {}),
-    ...(config.budgetUsd !== undefined ? { budget: { maxCostUsd: config.budgetUsd } } : {}),
-  };
   const tracePath = config.trace !== undefined ? resolve(io.cwd, config.trace) : undefined;
   let result: SessionResult;
   try {
@@ -69,11 +64,13 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       ...(tracePath !== undefined ? { tracePath } : {}),
       ...(progress ? { onEvent: progress.onEvent } : {}),
-      ...callTree,
-    } as SessionOptions);
+      ...(config.subModel !== undefined ? { subModel: buildModel(config, "subModel") } : {}),
+      ...(config.budgetUsd !== undefined ? { budget: { maxCostUsd: config.budgetUsd } } : {}),
+    });
   } finally {
     progress?.stop();
     process.off("SIGINT", onSigint);
+    await closeNavTools();
   }
 
   if (json) {
@@ -91,7 +88,8 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   } else if (result.answer !== undefined) {
     io.stdout.write(`${typeof result.answer === "string" ? result.answer : JSON.stringify(result.answer, null, 2)}\n`);
     const tokens = result.usage.promptTokens + result.usage.completionTokens;
-    io.stderr.write(`\n${result.iterations} turn${result.iterations === 1 ? "" : "s"} · ${tokens.toLocaleString("en-US")} tokens · ${(result.durationMs / 1000).toFixed(1)} s${tracePath ? ` · trace ${tracePath}` : ""}\n`);
+    const cost = result.usage.costUsd > 0 ? ` · $${result.usage.costUsd.toFixed(4)}` : "";
+    io.stderr.write(`\n${result.iterations} turn${result.iterations === 1 ? "" : "s"} · ${tokens.toLocaleString("en-US")} tokens${cost} · ${(result.durationMs / 1000).toFixed(1)} s${tracePath ? ` · trace ${tracePath}` : ""}\n`);
   }
   if (result.status !== "final") {
     const reason = result.status === "error" ? (result.error ?? "the session failed") : `no answer: ${result.error ?? result.status}`;

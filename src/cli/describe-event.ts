@@ -30,6 +30,12 @@ export function describeEvent(event: SessionEvent): string | undefined {
       return event.depth > 0 ? `${sub}${event.status}` : undefined;
     case "feedback":
       return undefined;
+    case "subcall_start":
+      return `${sub}${event.kind === "rlm" ? "rlm_query" : "llm_query"} → ${event.model}${event.batchIndex !== undefined ? ` #${event.batchIndex + 1}` : ""}`;
+    case "subcall_end":
+      return `${sub}${event.kind === "rlm" ? "rlm_query" : "llm_query"} ${event.error ? "failed" : event.refused ? `refused (${event.refused})` : event.cached ? "answered from cache" : "answered"}`;
+    case "budget_exceeded":
+      return `${sub}budget exceeded: ${event.limit}`;
     default: {
       const loose = event as { type: string; model?: string };
       return `${sub}${loose.type.replace(/_/g, " ")}${loose.model ? ` (${loose.model})` : ""}`;

@@ -4,7 +4,8 @@ import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_ERROR, EXIT_OK } from "./exit-codes.ts";
 import { formatValue } from "./format-value.ts";
-import { loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
+import { isNavError } from "../nav/index.ts";
+import { closeNavTools, loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
 
 /**
@@ -45,9 +46,16 @@ async function nav(name: string, rawArgs: readonly string[], options: { repo: st
   } catch (error) {
     io.stderr.write(`rlmkit: ${toolName} failed: ${(error as Error)?.message ?? error}. Usage: ${toolSignature(tool)}\n`);
     return EXIT_ERROR;
+  } finally {
+    await closeNavTools();
+  }
+  if (isNavError(result) && !options.json) {
+    const hints = [...(result.didYouMean ?? []).map((name) => `did you mean ${name}?`), ...(result.candidates ?? []).map((name) => `candidate: ${name}`)];
+    io.stderr.write(`rlmkit: ${result.error}${hints.length ? `\n  ${hints.join("\n  ")}` : ""}\n`);
+    return EXIT_ERROR;
   }
   io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatValue(result)}\n`);
-  return EXIT_OK;
+  return isNavError(result) ? EXIT_ERROR : EXIT_OK;
 }
 
 /** A command-line argument as a JSON value when it parses as one (other than a bare word), else the string itself. */

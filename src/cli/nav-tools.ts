@@ -1,27 +1,30 @@
+import { createNavTools, type NavTools } from "../nav/index.ts";
 import type { Tool } from "../tools/tool.ts";
 import { CliError } from "./cli-error.ts";
 
 /** The names of the five navigation tools, in the order they are documented. */
 export const NAV_TOOL_NAMES = ["nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search"] as const;
 
-// Resolved at run time (the path is rewritten to .js in the build), so the CLI
-// compiles and runs its other commands while the nav module is still being built.
-const NAV_MODULE = "../nav/index.ts";
+const opened: NavTools[] = [];
 
 /**
- * Creates the five navigation tools over a repository (see `createNavTools` in
- * `src/nav`). Throws a one-line {@link CliError} when this build has none.
+ * Creates the five navigation tools over a repository (see `createNavTools`).
+ * The indexes stay open for the life of the process (the MCP server reuses
+ * them); {@link closeNavTools} saves their caches.
  */
 export async function loadNavTools(repo: string): Promise<Tool[]> {
-  let module: { createNavTools?: (repo: string) => unknown };
+  let nav: NavTools;
   try {
-    module = (await import(NAV_MODULE)) as typeof module;
+    nav = await createNavTools(repo);
   } catch (error) {
-    throw new CliError(`the navigation tools are not available in this build (${(error as Error).message.split("\n")[0]})`, { cause: error });
+    throw new CliError(`cannot open the repository ${repo} for navigation: ${(error as Error).message}`, { cause: error });
   }
-  if (typeof module.createNavTools !== "function") throw new CliError("the navigation tools are not available in this build (no createNavTools export)");
-  const created = (await module.createNavTools(repo)) as Tool[] | { tools: Tool[] };
-  const tools = Array.isArray(created) ? created : created.tools;
-  if (!Array.isArray(tools)) throw new CliError("createNavTools returned no tools");
-  return tools;
+  opened.push(nav);
+  return nav.tools;
+}
+
+/** Saves the index caches and stops the search workers of every repository opened by {@link loadNavTools}. */
+export async function closeNavTools(): Promise<void> {
+  const all = opened.splice(0);
+  await Promise.allSettled(all.map((nav) => nav.close()));
 }

@@ -85,8 +85,10 @@ export class ProgressReporter {
       if (root) this.#iteration = event.iteration;
       this.#tokens += event.promptTokens + event.completionTokens;
     }
-    const cost = (event as { costUsd?: unknown }).costUsd;
-    if (event.type === "model_call" && typeof cost === "number") this.#costUsd = (this.#costUsd ?? 0) + cost;
+    // Totals: every model_call, plus llm_query sub-calls (child sessions report their own model_call events).
+    if (event.type === "subcall_end" && event.kind === "llm") this.#tokens += event.promptTokens + event.completionTokens;
+    const cost = event.type === "model_call" || (event.type === "subcall_end" && event.kind === "llm") ? event.costUsd : undefined;
+    if (typeof cost === "number" && cost > 0) this.#costUsd = (this.#costUsd ?? 0) + cost;
     const action = describeEvent(event);
     if (action === undefined) return;
     this.#lastAction = action;

@@ -9,7 +9,7 @@ import { renderTraceHtml } from "../view/render-trace-html.ts";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_NOT_REPRODUCED, EXIT_OK, exitCodeForStatus } from "./exit-codes.ts";
-import { loadNavTools } from "./nav-tools.ts";
+import { closeNavTools, loadNavTools } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { resolveRepository } from "./repository.ts";
 
@@ -71,6 +71,7 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
     },
   });
   progress?.stop();
+  await closeNavTools();
   let viewPath: string | undefined;
   if (options.view) {
     viewPath = resolve(io.cwd, options.view);

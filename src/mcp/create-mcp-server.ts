@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ModelClient } from "../model/model-client.ts";
-import { runSession, type SessionOptions } from "../session/run-session.ts";
+import { runSession } from "../session/run-session.ts";
 import { defineTool } from "../tools/define-tool.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -109,6 +109,7 @@ export function createMcpServer({ repo, createNavTools, createModel, createSubMo
         if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, message } }).catch(() => {});
       });
       const result = await tool.handler(checked.args, { sessionId: "mcp", signal: extra.signal });
+      if (typeof result === "object" && result !== null && !Array.isArray(result) && typeof result.error === "string") return toolError(JSON.stringify(result, null, 2));
       return { content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result, null, 2) }] };
     } catch (error) {
       return toolError(`${name} failed: ${(error as Error)?.message ?? String(error)}`);
@@ -141,13 +142,12 @@ export function createMcpServer({ repo, createNavTools, createModel, createSubMo
       signal,
       ...(context !== undefined ? { context } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      // Read by runSession once sub-calls are available (issue 4).
       ...(createSubModel ? { subModel: createSubModel() } : {}),
       ...(budgetUsd !== undefined ? { budget: { maxCostUsd: budgetUsd } } : {}),
       onEvent: (event) => {
         if (event.type === "model_call" && event.depth === 0) void report(++steps, `turn ${event.iteration}`);
       },
-    } as SessionOptions);
+    });
     const details = { status: result.status, iterations: result.iterations, usage: result.usage, sessionId: result.sessionId, durationMs: Math.round(result.durationMs) };
     if (result.status !== "final") return { ...toolError(`rlm_query: no answer (${result.status}): ${result.error ?? "the session stopped"}`), structuredContent: details };
     const answer = result.answer as JsonValue;

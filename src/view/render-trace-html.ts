@@ -161,6 +161,12 @@ ${session.errors.map((error) => `<div class="error">${escapeHtml(error.message)}
 }
 
 function renderOther(event: SessionEvent): string {
+  if (event.type === "subcall_start" || (event.type === "subcall_end" && event.kind === "rlm")) return "";
+  if (event.type === "subcall_end") {
+    const label = [`llm_query${event.batchIndex !== undefined ? ` #${event.batchIndex + 1}` : ""}`, event.model, event.cached ? "cached" : "", event.refused ? `refused: ${event.refused}` : "", `${formatNumber(event.promptTokens)} → ${formatNumber(event.completionTokens)} tokens`, event.costUsd > 0 ? formatCost(event.costUsd) : "", formatDuration(event.durationMs)].filter(Boolean);
+    const response = event.response !== undefined ? (typeof event.response === "string" ? event.response : JSON.stringify(event.response, null, 2)) : undefined;
+    return `<details class="subcall" data-testid="subcall"><summary>${label.map(escapeHtml).join(" · ")}</summary>${event.error ? `<div class="error">${escapeHtml(event.error)}</div>` : ""}${response !== undefined ? `<pre class="reply">${escapeHtml(cut(response))}</pre>` : ""}</details>`;
+  }
   const { sessionId: _sessionId, time: _time, elapsedMs: _elapsed, depth: _depth, type, ...rest } = event as SessionEvent & Record<string, unknown>;
   const cost = costOf(rest);
   return `<div class="note"><b>${escapeHtml(type)}</b>${cost !== undefined ? ` · ${formatCost(cost)}` : ""} <code>${escapeHtml(cut(JSON.stringify(rest), 400))}</code></div>`;
