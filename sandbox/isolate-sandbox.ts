@@ -34,6 +34,9 @@ interface Live {
   readonly queued: [id: number, json: string][];
   /** Settlements being delivered right now. */
   readonly settling: Set<Promise<unknown>>;
+  /** Rejects when V8 reports a catastrophic error (an out-of-memory it could not handle) in this isolate. */
+  readonly broken: Promise<never>;
+  catastrophic: boolean;
 }
 
 interface BlockState {
@@ -80,6 +83,7 @@ class IsolateSandbox implements Sandbox {
   #disposed = false;
   #block?: BlockState;
   #blockCount = 0;
+  #busy = false;
 
   constructor({
     timeoutMs = DEFAULT_TIMEOUT_MS,
@@ -120,6 +124,16 @@ class IsolateSandbox implements Sandbox {
   }
 
   async execute(code: string): Promise<ExecutionResult> {
+    if (this.#busy) throw new Error("sandbox.execute was called while another block is still running; await each block before the next.");
+    this.#busy = true;
+    try {
+      return await this.#execute(code);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  async #execute(code: string): Promise<ExecutionResult> {
     const started = performance.now();
     const block: BlockState = { output: "", outputTruncated: false, hostWaitMs: 0 };
     const finish = (error?: ExecutionError, reset = false): ExecutionResult => ({
@@ -143,7 +157,6 @@ class IsolateSandbox implements Sandbox {
     }
 
     const live = this.#alive();
-    if (this.#block) throw new Error("sandbox.execute was called while another block is still running; await each block before the next.");
     const filename = `block-${++this.#blockCount}.js`;
     let script: ivm.Script;
     try {
@@ -158,17 +171,23 @@ class IsolateSandbox implements Sandbox {
     const watchdog = this.#watch(live, block, started);
     let outcome: unknown;
     let failure: { error: unknown } | undefined;
-    try {
+    const runBlock = async (): Promise<unknown> => {
       // Results of host calls that arrived between blocks run now, under this block's watchdog.
       for (const [id, json] of live.queued.splice(0)) this.#settle(live, id, json);
       const body = (await script.run(live.context, { reference: true, release: true })) as ivm.Reference;
+      let result: unknown;
       try {
-        outcome = await live.runtime.run.apply(undefined, [body.derefInto()], { result: { promise: true, copy: true } });
+        result = await live.runtime.run.apply(undefined, [body.derefInto()], { result: { promise: true, copy: true } });
       } finally {
-        body.release();
+        if (!live.isolate.isDisposed) body.release();
       }
       // Callbacks of host calls that are being settled belong to this block.
       while (live.settling.size > 0) await Promise.all([...live.settling]);
+      return result;
+    };
+    try {
+      // A catastrophic error leaves the isolate's promises pending forever; stop waiting on them.
+      outcome = await Promise.race([runBlock(), live.broken]);
     } catch (error) {
       failure = { error };
     } finally {
@@ -178,6 +197,10 @@ class IsolateSandbox implements Sandbox {
     }
 
     const stopped = watchdog.reason();
+    if (live.catastrophic) {
+      await this.reset();
+      return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB and was stopped` }, true);
+    }
     if (stopped) {
       await this.reset();
       const message =
@@ -203,7 +226,19 @@ class IsolateSandbox implements Sandbox {
   async reset(): Promise<void> {
     if (this.#disposed) throw new Error("sandbox was disposed; create a new one.");
     this.#release();
-    const isolate = new ivm.Isolate({ memoryLimit: this.#memoryLimit() });
+    let onCatastrophe: (error: Error) => void = () => undefined;
+    const broken = new Promise<never>((_, reject) => (onCatastrophe = reject));
+    broken.catch(() => undefined);
+    // Without this callback V8 aborts the whole host process when a guest allocation
+    // cannot be satisfied at all (a huge dictionary growing, for example). With it the
+    // isolate is written off and the block ends as a memory error.
+    const isolate = new ivm.Isolate({
+      memoryLimit: this.#memoryLimit(),
+      onCatastrophicError: () => {
+        if (live) live.catastrophic = true;
+        onCatastrophe(new Error("catastrophic isolate error"));
+      },
+    });
     const context = await isolate.createContext();
     const global = context.global;
     let live: Live | undefined;
@@ -218,7 +253,7 @@ class IsolateSandbox implements Sandbox {
     const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
     for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
     runtime.release();
-    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set() };
+    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false };
     this.#live = live;
     for (const [name, { value }] of this.#persistent) await this.#set(live, name, value);
     for (const [name, message] of this.#stubs) await entries.stub.apply(undefined, [name, message], { arguments: { copy: true } });
@@ -236,8 +271,10 @@ class IsolateSandbox implements Sandbox {
     if (!live) return;
     live.queued.length = 0;
     if (!live.isolate.isDisposed) {
-      for (const reference of Object.values(live.runtime)) reference.release();
-      live.context.release();
+      if (!live.catastrophic) {
+        for (const reference of Object.values(live.runtime)) reference.release();
+        live.context.release();
+      }
       live.isolate.dispose();
     }
   }
@@ -402,10 +439,5 @@ function replyError(error: unknown): string {
 function locate(stack: string, filename: string, program: ReplProgram): { line?: number; column?: number } {
   const match = new RegExp(`${filename.replace(/[.]/g, "\\.")}:(\\d+):(\\d+)`).exec(stack);
   if (!match) return {};
-  const line = Number(match[1]);
-  let column = Number(match[2]);
-  const lines = program.code.split("\n").length;
-  if (line >= lines) return {}; // the wrapper's closing line
-  if (line === 1) column = Math.max(1, column - program.prefixLength);
-  return { line, column };
+  return program.toOriginal(Number(match[1]), Number(match[2])) ?? {};
 }

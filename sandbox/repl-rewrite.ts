@@ -26,6 +26,11 @@ export interface ReplProgram {
   readonly prefixLength: number;
   /** Top-level names the block declares (they become globals that later blocks can see and re-declare). */
   readonly declared: readonly string[];
+  /**
+   * Maps a 1-based line and column in `code` to the same place in the block as given;
+   * undefined for positions in the wrapper's closing line.
+   */
+  readonly toOriginal: (line: number, column: number) => { line: number; column: number } | undefined;
 }
 
 /** A parse error located in the caller's own code (1-based line and column). */
@@ -96,7 +101,27 @@ export function toReplProgram(code: string, program: Program = parseGuest(code))
   const names = [...declared];
   const publish = published.map((name) => `${GLOBAL_PARAM}[${JSON.stringify(name)}] = ${name};`).join("");
   const prefix = `${names.length ? `var ${names.join(", ")};` : ""}(async (${GLOBAL_PARAM}) => {${publish}`;
-  return { code: `${prefix}${splice.toString()}\n})`, prefixLength: prefix.length, declared: names };
+  const body = splice.toString();
+  const generated = `${prefix}${body}\n})`;
+  const generatedLineStarts = lineStarts(generated);
+  const originalLineStarts = lineStarts(code);
+  const toOriginal = (line: number, column: number): { line: number; column: number } | undefined => {
+    if (line < 1 || line > generatedLineStarts.length) return undefined;
+    const bodyOffset = generatedLineStarts[line - 1] + column - 1 - prefix.length;
+    if (bodyOffset > body.length) return undefined;
+    const offset = splice.originalOffset(Math.max(0, bodyOffset));
+    let index = originalLineStarts.length - 1;
+    while (index > 0 && originalLineStarts[index] > offset) index--;
+    return { line: index + 1, column: offset - originalLineStarts[index] + 1 };
+  };
+  return { code: generated, prefixLength: prefix.length, declared: names, toOriginal };
+}
+
+/** Offsets at which each line starts (line breaks as JavaScript counts them). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (const match of text.matchAll(/\r\n?|[\n\u2028\u2029]/g)) starts.push(match.index + match[0].length);
+  return starts;
 }
 
 function rewriteDeclaration(node: VariableDeclaration, splice: SourceSplice, declared: Set<string>): void {

@@ -23,7 +23,7 @@ export class SourceSplice {
 
   /** The edited source. Overlapping replacements are a programming error. */
   toString(): string {
-    const edits = [...this.#edits].sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+    const edits = this.#sorted();
     let out = "";
     let cursor = 0;
     for (const edit of edits) {
@@ -32,5 +32,24 @@ export class SourceSplice {
       cursor = edit.end;
     }
     return out + this.#source.slice(cursor);
+  }
+
+  /**
+   * Maps an offset in the edited source back to the original. Offsets inside
+   * inserted or replacing text map to the start of the edit.
+   */
+  originalOffset(offset: number): number {
+    let delta = 0;
+    for (const edit of this.#sorted()) {
+      const editedStart = edit.start + delta;
+      if (offset < editedStart) break;
+      if (offset < editedStart + edit.text.length) return edit.start;
+      delta += edit.text.length - (edit.end - edit.start);
+    }
+    return offset - delta;
+  }
+
+  #sorted(): { start: number; end: number; text: string; order: number }[] {
+    return [...this.#edits].sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
   }
 }
