@@ -1,0 +1,101 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createNavTools, type NavTools } from "../../src/nav/index.ts";
+import { buildFixtureRepo, type FixtureRepo } from "./fixture-repo.ts";
+
+let repo: FixtureRepo;
+let nav: NavTools;
+
+beforeAll(async () => {
+  repo = await buildFixtureRepo();
+  // A long line of a's followed by a character that makes `(a+)+$` backtrack exponentially.
+  await fs.writeFile(path.join(repo.root, "src", "trap.txt"), `${"a".repeat(5000)}!\n`);
+  nav = await createNavTools(repo.root, { cacheDir: false, searchTimeoutMs: 1000, maxFileBytes: 50_000 });
+});
+
+afterAll(async () => {
+  await nav?.close();
+  await repo?.remove();
+});
+
+// Every path-taking tool refuses these, and no error mentions a host path.
+const REFUSED: [string, string, string][] = [
+  ["parent directory", "../outside/secret.txt", "leaves the repository ('..' is not allowed)"],
+  ["parent directory hidden in the middle", "src/../../outside/secret.txt", "leaves the repository ('..' is not allowed)"],
+  ["absolute path", "/etc/passwd", "is absolute"],
+  ["Windows absolute path", "C:\\Windows\\win.ini", "is absolute"],
+  ["symlink to a file outside", "src/escape.ts", "'src/escape.ts' is a symlink that points outside the repository"],
+  ["file through a symlinked directory outside", "linked-outside/secret.txt", "'linked-outside' is a symlink that points outside the repository"],
+];
+
+describe("path safety", () => {
+  test.each(REFUSED)("nav_read refuses a %s", async (_label, target, message) => {
+    const result = await nav.read(target);
+    expect(result).toEqual({ error: expect.stringContaining(message) });
+    expect(JSON.stringify(result)).not.toContain(repo.root);
+    expect(JSON.stringify(result)).not.toContain("TOP SECRET");
+  });
+
+  test.each(REFUSED)("nav_ls and nav_outline refuse a %s", async (_label, target, message) => {
+    expect(await nav.ls(target)).toEqual({ error: expect.stringContaining(message) });
+    expect(await nav.outline(target)).toEqual({ error: expect.stringContaining(message) });
+  });
+
+  test("a line range on an escaping symlink is refused too", async () => {
+    expect(await nav.read("src/escape.ts:1-1")).toEqual({ error: "'src/escape.ts' is a symlink that points outside the repository; it cannot be read" });
+  });
+
+  test("ignored files cannot be read by naming them", async () => {
+    expect(await nav.read("ignored/secret.ts")).toMatchObject({ error: expect.stringContaining("no file or directory 'ignored/secret.ts'") });
+    expect(await nav.read(".git/config")).toMatchObject({ error: expect.stringContaining("no file or directory '.git/config'") });
+  });
+
+  test("a symlink that stays inside the repository is read normally", async () => {
+    expect(await nav.read("lib/alias.js:1")).toMatchObject({ path: "lib/alias.js", text: "/** Retries a function. */" });
+  });
+});
+
+describe("size cap", () => {
+  test("a file over the cap is listed and flagged but not read whole", async () => {
+    const listing = await nav.ls("big");
+    expect(listing).toMatchObject({ entries: [{ name: "huge.ts", type: "file", language: "typescript", large: true }] });
+    expect(await nav.read("big/huge.ts")).toEqual({ error: expect.stringContaining("over the 50000-byte cap for whole-file reads; read a line range such as 'big/huge.ts:1-200'") });
+    expect(await nav.outline("big/huge.ts")).toMatchObject({ symbols: [] });
+  });
+
+  test("a line range of a file over the cap is streamed", async () => {
+    expect(await nav.read("big/huge.ts:4997-4999")).toEqual({
+      path: "big/huge.ts",
+      startLine: 4997,
+      endLine: 4999,
+      text: "export function step1250(): number {\n  return 1250; // huge body line\n}",
+      chunk: 1,
+      chunks: 1,
+    });
+  });
+});
+
+describe("bounded regex search", () => {
+  test("a catastrophic pattern is cut off with an error value, and the next search works", async () => {
+    const result = await nav.search("(a+)+$", { regex: true, glob: "src/trap.txt" });
+    expect(result).toEqual({ error: expect.stringContaining("search stopped after 1000 ms without finishing; the pattern may backtrack catastrophically") });
+    expect(await nav.search("Parser", { glob: "src/*.ts", caseSensitive: true, limit: 1 })).toMatchObject({ matches: [{ path: "src/parser.ts", line: 5 }], truncated: true });
+  });
+
+  test("a catastrophic pattern over symbol names is cut off too", async () => {
+    const names = await createNavTools(repo.root, { cacheDir: false, searchTimeoutMs: 1000 });
+    try {
+      await fs.writeFile(path.join(repo.root, "src", "names.py"), `${"a".repeat(40)}b = 1\n`);
+      const fresh = await createNavTools(repo.root, { cacheDir: false, searchTimeoutMs: 1000 });
+      try {
+        expect(await fresh.search("^(a|a)+$", { regex: true, symbols: true })).toEqual({ error: expect.stringContaining("search stopped after 1000 ms") });
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await names.close();
+      await fs.rm(path.join(repo.root, "src", "names.py"));
+    }
+  });
+});
