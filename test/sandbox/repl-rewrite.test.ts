@@ -105,3 +105,24 @@ describe("boundNames", () => {
     expect(boundNames(declaration.declarations[0].id)).toEqual(names);
   });
 });
+
+describe("toOriginal", () => {
+  // Positions in the rewritten script → the same place in the block as written.
+  test.each([
+    { label: "line 1 after the wrapper prefix", block: "print(1)", at: "print", expected: { line: 1, column: 1 } },
+    { label: "line 1 after a rewritten declaration", block: "const a = 1; a.b", at: "a.b", expected: { line: 1, column: 14 } },
+    { label: "inside a rewritten initialiser", block: "const a = f(x)", at: "f(x)", expected: { line: 1, column: 11 } },
+    { label: "a later line with a declaration before the spot", block: "print(0)\nlet q = {}; q.r", at: "q.r", expected: { line: 2, column: 13 } },
+    { label: "a line after a published class", block: "class K {}\n  boom()", at: "boom", expected: { line: 2, column: 3 } },
+  ])("$label", ({ block, at, expected }) => {
+    const program = toReplProgram(block);
+    const offset = program.code.lastIndexOf(at);
+    const before = program.code.slice(0, offset).split("\n");
+    expect(program.toOriginal(before.length, before[before.length - 1].length + 1)).toEqual(expected);
+  });
+
+  test("the wrapper's closing line maps to nothing", () => {
+    const program = toReplProgram("print(1)");
+    expect(program.toOriginal(2, 2)).toBeUndefined();
+  });
+});
