@@ -6,6 +6,32 @@ export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TOOL_RESULT_CHARS, type
 export type { SessionResult, SessionStatus, SessionUsage } from "./session/session-result.ts";
 export type { SessionEvent, SessionEventType, EventBase } from "./session/events.ts";
 export { loadPrompt, renderPrompt, promptsDirectory } from "./session/prompts.ts";
+export type { SubcallStartFields, SubcallEndFields } from "./session/events.ts";
+export {
+  BudgetTracker,
+  createConcurrencyLimiter,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_PRICES,
+  DEFAULT_SUBCALL_CONCURRENCY,
+  DEFAULT_SUBCALL_PROMPT_CHARS,
+  DEFAULT_SUBCALL_TIMEOUT_MS,
+  findPrice,
+  priceCall,
+  SubcallCache,
+  subcallPromptChars,
+  UsageLedger,
+  type BudgetHit,
+  type BudgetLimitName,
+  type BudgetOptions,
+  type BudgetReport,
+  type ConcurrencyLimiter,
+  type LlmQueryOptions,
+  type ModelPrice,
+  type ModelUsageTotals,
+  type PriceTable,
+  type TreeUsage,
+  type UsageTotals,
+} from "./subcalls/index.ts";
 export { defineTool } from "./tools/define-tool.ts";
 export { checkToolArguments, toolSignature, type ArgumentCheck } from "./tools/tool-arguments.ts";
 export type { Tool, ToolCallContext } from "./tools/tool.ts";
