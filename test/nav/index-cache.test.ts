@@ -1,0 +1,66 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createNavTools, defaultIndexCacheDir } from "../../src/nav/index.ts";
+import { buildFixtureRepo, type FixtureRepo } from "./fixture-repo.ts";
+
+let repo: FixtureRepo;
+let cacheDir: string;
+
+beforeAll(async () => {
+  repo = await buildFixtureRepo();
+  cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-nav-cache-"));
+});
+
+afterAll(async () => {
+  await repo?.remove();
+  await fs.rm(cacheDir, { recursive: true, force: true });
+});
+
+describe("index cache across sessions", () => {
+  test("a second session takes every file from the disk cache; a changed file alone is analysed again", async () => {
+    const first = await createNavTools(repo.root, { cacheDir });
+    const info = await first.info();
+    await first.close();
+    expect(first.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
+    const cacheFiles = await fs.readdir(cacheDir);
+    expect(cacheFiles).toHaveLength(1);
+    expect(cacheFiles[0]).toMatch(/^[0-9a-f]{20}\.json$/);
+
+    const second = await createNavTools(repo.root, { cacheDir });
+    expect(await second.info()).toEqual(info);
+    expect(second.stats()).toEqual({ files: info.files, analyzed: 0, fromCache: info.files });
+    await second.close();
+
+    const file = path.join(repo.root, "lib", "util.js");
+    await fs.appendFile(file, "\nexport function addedLater() {}\n");
+    const later = new Date(Date.now() + 5000);
+    await fs.utimes(file, later, later);
+    const third = await createNavTools(repo.root, { cacheDir });
+    expect(await third.read("lib/util.js#addedLater")).toMatchObject({ path: "lib/util.js", startLine: 22, endLine: 22 });
+    await third.info();
+    // lib/util.js changed; lib/alias.js is a symlink to it, so it changed too.
+    expect(third.stats()).toEqual({ files: info.files, analyzed: 2, fromCache: info.files - 2 });
+    await third.close();
+  });
+
+  test("a file changed during a session is re-read on its next use", async () => {
+    const nav = await createNavTools(repo.root, { cacheDir: false });
+    expect(await nav.read("go/server.go:1")).toMatchObject({ text: "package server" });
+    const file = path.join(repo.root, "go", "server.go");
+    const original = await fs.readFile(file, "utf8");
+    await fs.writeFile(file, original.replace("package server", "package renamed"));
+    const later = new Date(Date.now() + 10_000);
+    await fs.utimes(file, later, later);
+    expect(await nav.read("go/server.go:1")).toMatchObject({ text: "package renamed" });
+    expect(await nav.search("package renamed")).toMatchObject({ matches: [{ path: "go/server.go", line: 1 }] });
+    await nav.close();
+  });
+
+  test("the default cache lives in the user's cache directory, not in the repository", () => {
+    const dir = defaultIndexCacheDir();
+    expect(path.isAbsolute(dir)).toBe(true);
+    expect(dir.endsWith(path.join("rlmkit", "nav"))).toBe(true);
+  });
+});
