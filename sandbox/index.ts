@@ -1,3 +1,4 @@
+/** The sandbox seam and its isolated-vm implementation: the security boundary where model code runs. See DOCS/ARCHITECTURE.md, "Sandbox". */
 export { createIsolateSandbox } from "./isolate-sandbox.ts";
 export {
   DEFAULT_MAX_HOST_WAIT_MS,

@@ -26,14 +26,16 @@ export interface SandboxOptions {
 /** A JSON value as it crosses the boundary. */
 export type GuestValue = string | number | boolean | null | GuestValue[] | { [key: string]: GuestValue };
 
-/** Why a block failed. */
+/** Why a block failed; see {@link ExecutionError.kind}. */
 export type ExecutionErrorKind = "syntax" | "runtime" | "timeout" | "memory";
 
 /** A failure located in the caller's own code. Never carries host paths or host stack frames. */
 export interface ExecutionError {
+  /** `syntax`: the block did not parse; `runtime`: it threw; `timeout` / `memory`: the host stopped it and reset the isolate. */
   readonly kind: ExecutionErrorKind;
   /** The guest error's name, e.g. `TypeError`. */
   readonly name: string;
+  /** What went wrong, with host paths removed. */
   readonly message: string;
   /** 1-based line in the block as given to `execute`, when known. */
   readonly line?: number;
@@ -65,17 +67,28 @@ export type HostFunction = (...args: GuestValue[]) => unknown;
 /**
  * The seam between the orchestrator and the place model code runs. A sandbox keeps
  * state across blocks like a REPL and knows nothing of sessions, models or tools.
+ * Calls must not overlap: await each method before calling the next.
+ *
+ * @example
+ * await sandbox.setPersistentGlobal("context", text);
+ * await sandbox.exposeFunction("llm_query", (prompt) => ask(prompt), { async: true });
+ * const result = await sandbox.execute('const n = context.length;\nFINAL(n)');
+ * if (result.final) return result.final.value;
+ * if (result.error) report(result.error.line, result.error.message);
  */
 export interface Sandbox {
   /** Sets a global that survives resets (re-created in every fresh isolate), e.g. `context`. */
   setPersistentGlobal(name: string, value: GuestValue): Promise<void>;
-  /** Sets a global in the current isolate only (lost on reset), e.g. an injected tool result. */
+  /**
+   * Sets a global in the current isolate only (lost on reset), e.g. an injected tool result.
+   * No guest setter runs; rejects if guest code made the name read-only.
+   */
   setGlobal(name: string, value: GuestValue): Promise<void>;
   /** Makes `name` a guest function that throws `message` when called. Survives resets. */
   defineStub(name: string, message: string): Promise<void>;
   /** Makes `name` a guest function that calls `fn` in the host. Async functions return promises in the guest and their wait time is not counted against the block timeout. Survives resets. */
   exposeFunction(name: string, fn: HostFunction, options?: { readonly async?: boolean }): Promise<void>;
-  /** Runs one block. Never throws for guest faults: they are reported in the result. */
+  /** Runs one block. Never throws for guest faults: they are reported in the result. Throws if another block is still running. */
   execute(code: string): Promise<ExecutionResult>;
   /** Replaces the isolate with a fresh one; persistent globals, stubs and functions are re-applied. */
   reset(): Promise<void>;
