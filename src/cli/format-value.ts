@@ -37,3 +37,25 @@ function flatLine(record: Record<string, unknown>): string {
     .map(([key, item]) => `${key}=${scalar(item)}`)
     .join("  ");
 }
+
+/**
+ * Renders a nav tool's result for a person: search matches as `path:line:column  text  (symbol)`,
+ * read results as the source with line numbers, anything else with {@link formatValue}.
+ */
+export function formatNavResult(tool: string, result: unknown): string {
+  const record = typeof result === "object" && result !== null ? (result as Record<string, unknown>) : undefined;
+  if (tool === "nav_search" && record && Array.isArray(record.matches)) {
+    const matches = record.matches as { path: string; line: number; column: number; text: string; symbol: string | null; kind?: string }[];
+    if (matches.length === 0) return "no matches";
+    const lines = matches.map((match) => `${match.path}:${match.line}:${match.column}  ${match.text.trim()}${match.symbol ? `  (${match.kind ? `${match.kind} ` : ""}${match.symbol})` : ""}`);
+    return `${lines.join("\n")}${record.truncated ? "\n… more matches; raise the limit with '{\"limit\": 200}'" : ""}`;
+  }
+  if (tool === "nav_read" && record && typeof record.text === "string" && typeof record.startLine === "number") {
+    const start = record.startLine;
+    const width = String(start + record.text.split("\n").length).length;
+    const body = record.text.split("\n").map((line, offset) => `${String(start + offset).padStart(width)}  ${line}`).join("\n");
+    const chunks = typeof record.chunks === "number" && record.chunks > 1 ? `  (chunk ${String(record.chunk)} of ${record.chunks}; next with '{"chunk": ${Number(record.chunk) + 1}}')` : "";
+    return `${String(record.path)}:${start}-${String(record.endLine)}${chunks}\n${body}`;
+  }
+  return formatValue(result);
+}

@@ -74,6 +74,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 function report(error: unknown, io: CliIo): void {
+  if (error instanceof ConfigError && error.problems.length === 1) {
+    io.stderr.write(`rlmkit: invalid configuration: ${error.message}\n`);
+    return;
+  }
   if (error instanceof ConfigError) {
     io.stderr.write(`rlmkit: invalid configuration\n${error.message.split("\n").map((line) => `  ${line}`).join("\n")}\n`);
     return;

@@ -3,7 +3,7 @@ import { checkToolArguments, toolSignature } from "../tools/tool-arguments.ts";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_ERROR, EXIT_OK } from "./exit-codes.ts";
-import { formatValue } from "./format-value.ts";
+import { formatNavResult } from "./format-value.ts";
 import { isNavError } from "../nav/index.ts";
 import { closeNavTools, loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
@@ -54,7 +54,7 @@ async function nav(name: string, rawArgs: readonly string[], options: { repo: st
     io.stderr.write(`rlmkit: ${result.error}${hints.length ? `\n  ${hints.join("\n  ")}` : ""}\n`);
     return EXIT_ERROR;
   }
-  io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatValue(result)}\n`);
+  io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatNavResult(toolName, result)}\n`);
   return isNavError(result) ? EXIT_ERROR : EXIT_OK;
 }
 
