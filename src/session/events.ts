@@ -70,6 +70,8 @@ export interface SubcallEndFields {
   readonly completionTokens: number;
   readonly costUsd: number;
   readonly durationMs: number;
+  /** Position in an `llm_query_batched` call. */
+  readonly batchIndex?: number;
   /** True when the reply came from the on-disk cache (no model call). */
   readonly cached: boolean;
   /** The budget that refused the call, when one did (no model call). */

@@ -85,8 +85,8 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
   async function callLlm(prompt: string, options: LlmQueryOptions, extra: { batchIndex?: number; degraded?: boolean }): Promise<string> {
     const subcallId = tree.nextSubcallId();
     const started = now();
-    const base = { iteration: iteration(), subcallId, kind: "llm" as const, model: subModel.modelId, callDepth };
-    emit({ type: "subcall_start", ...base, promptChars: prompt.length, ...extra });
+    const base = { iteration: iteration(), subcallId, kind: "llm" as const, model: subModel.modelId, callDepth, ...(extra.batchIndex !== undefined ? { batchIndex: extra.batchIndex } : {}) };
+    emit({ type: "subcall_start", ...base, promptChars: prompt.length, ...(extra.degraded ? { degraded: true } : {}) });
     const end = (fields: { promptTokens?: number; completionTokens?: number; costUsd?: number; cached?: boolean; refused?: SessionEventLimit; error?: string; text?: string }): void => {
       emit({
         type: "subcall_end",
