@@ -130,9 +130,8 @@ function renderBlock(block: BlockNode): string {
 <pre class="code">${lines.join("")}</pre>
 ${block.rejected ? `<div class="error">Rejected before running:\n${block.rejected.problems.map((problem) => `line ${problem.line}:${problem.column} ${escapeHtml(problem.message)}`).join("\n")}</div>` : ""}
 ${block.toolCalls.map((call) => renderToolCall(call)).join("\n")}
-${block.children.map((child) => renderChild(child)).join("\n")}
-${block.other.map((event) => renderOther(event)).join("\n")}
-${result && result.output ? `<pre class="output" data-testid="sandbox-output">${escapeHtml(cut(result.output))}${result.outputTruncated ? "\n[output truncated]" : ""}</pre>` : ""}
+${block.sequence.map((item) => ("turns" in item ? renderChild(item) : renderOther(item))).join("\n")}
+${result && result.output ? `<pre class="output" data-testid="sandbox-output">${escapeHtml(cut(result.output.replace(/\n$/, "")))}${result.outputTruncated ? "\n[output truncated]" : ""}</pre>` : ""}
 ${result?.error ? `<div class="error" data-testid="sandbox-error">${escapeHtml(result.error.name)}: ${escapeHtml(result.error.message)}${result.error.line !== undefined ? ` (line ${result.error.line}${result.error.column !== undefined ? `:${result.error.column}` : ""})` : ""}</div>` : ""}
 </div>`;
 }

@@ -13,6 +13,8 @@ export interface BlockNode {
   readonly children: SessionNode[];
   /** Events of kinds this view does not know, kept in order (e.g. sub-call markers). */
   readonly other: SessionEvent[];
+  /** `children` and `other` together, in the order they happened. */
+  readonly sequence: (SessionNode | SessionEvent)[];
 }
 
 /** One model turn. */
@@ -58,7 +60,12 @@ export function buildSessionTree(events: readonly SessionEvent[]): SessionNode[]
       const parent = parentId !== undefined ? sessions.get(parentId) : undefined;
       if (parent) {
         const block = openBlock.get(parent.sessionId);
-        (block ? block.children : parent.children).push(node);
+        if (block) {
+          block.children.push(node);
+          block.sequence.push(node);
+        } else {
+          parent.children.push(node);
+        }
       } else {
         roots.push(node);
       }
@@ -76,7 +83,7 @@ export function buildSessionTree(events: readonly SessionEvent[]): SessionNode[]
   const blockOf = (turn: TurnNode, index: number): BlockNode => {
     let block = turn.blocks.find((candidate) => candidate.index === index);
     if (!block) {
-      block = { index, toolCalls: [], children: [], other: [] };
+      block = { index, toolCalls: [], children: [], other: [], sequence: [] };
       turn.blocks.push(block);
     }
     return block;
@@ -124,7 +131,10 @@ export function buildSessionTree(events: readonly SessionEvent[]): SessionNode[]
       default: {
         const loose = event as SessionEvent & { iteration?: number; index?: number };
         const block = openBlock.get(session.sessionId);
-        if (block) block.other.push(event);
+        if (block) {
+          block.other.push(event);
+          block.sequence.push(event);
+        }
         else if (typeof loose.iteration === "number") turnOf(session, loose.iteration).other.push(event);
         else session.other.push(event);
       }

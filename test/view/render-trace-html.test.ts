@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import type { SessionEvent } from "../../src/index.ts";
+import { buildSessionTree } from "../../src/view/session-tree.ts";
+import { parseTrace } from "../../src/view/read-trace.ts";
+import { renderTraceHtml } from "../../src/view/render-trace-html.ts";
+import { recordSampleTrace } from "./trace-fixture.ts";
+
+const { events } = await recordSampleTrace();
+const html = renderTraceHtml(events);
+
+describe("renderTraceHtml", () => {
+  test("escapes everything the model wrote: no markup from the trace reaches the page", () => {
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("<i>be brief</i>");
+    expect(html).not.toContain("<b>retry</b>");
+    expect(html).toContain("&lt;/pre&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(html).toContain("owned by team-retry &lt;team&gt;");
+  });
+
+  test("needs no network: a CSP that forbids fetching, no external references", () => {
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
+  });
+
+  test("nests the child session of rlm_query under the block that started it", () => {
+    const [root, ...others] = buildSessionTree(events);
+    expect(others).toHaveLength(0);
+    const third = root.turns.find((turn) => turn.iteration === 3)!;
+    expect(third.blocks[0].children).toHaveLength(1);
+    expect(third.blocks[0].children[0].start?.question).toBe("How many files?");
+    expect(third.blocks[0].other.some((event) => event.type === "subcall_end" && event.kind === "llm")).toBe(true);
+  });
+
+  test("shows per-step cost when the events carry it, and the total", () => {
+    expect(html).toMatch(/\$0\.00\d\d/);
+    expect(html).toContain("cost <b>$");
+  });
+
+  test("a trace cut short still renders, listing its unreadable lines", () => {
+    const lines = events.slice(0, 4).map((event) => JSON.stringify(event));
+    const parsed = parseTrace(`${lines.join("\n")}\n{"type": "model_ca`);
+    expect(parsed.problems).toEqual(["line 5: not JSON"]);
+    const partial = renderTraceHtml(parsed.events as SessionEvent[], { problems: parsed.problems });
+    expect(partial).toContain("unfinished");
+    expect(partial).toContain("line 5: not JSON");
+  });
+});
