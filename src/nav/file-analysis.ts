@@ -23,6 +23,8 @@ export interface FileRecord {
   readonly lines: number | null;
   /** Symbols in document order; empty for languages without a grammar. */
   readonly symbols: readonly NavSymbol[];
+  /** `symbols.length`, known without reading the symbols (they load lazily from the disk cache). */
+  readonly symbolCount: number;
 }
 
 /**
@@ -35,16 +37,16 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
     const head = readHead(absolute);
     const binary = head.includes(0);
     const language = binary ? undefined : detectLanguage(file.path, firstLine(head))?.language;
-    return { ...base, ...(language ? { language } : {}), binary, large: true, lines: null, symbols: [] };
+    return { ...base, ...(language ? { language } : {}), binary, large: true, lines: null, symbols: [], symbolCount: 0 };
   }
   let buffer: Buffer;
   try {
     buffer = fs.readFileSync(absolute);
   } catch {
-    return { ...base, binary: false, large: false, lines: null, symbols: [] };
+    return { ...base, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
   }
   if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-    return { ...base, binary: true, large: false, lines: null, symbols: [] };
+    return { ...base, binary: true, large: false, lines: null, symbols: [], symbolCount: 0 };
   }
   const text = buffer.toString("utf8");
   const info = detectLanguage(file.path, needsShebang(file.path) ? text.slice(0, text.indexOf("\n") >>> 0) : undefined);
@@ -56,7 +58,7 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
       symbols = [];
     }
   }
-  return { ...base, ...(info ? { language: info.language } : {}), binary: false, large: false, lines: countLines(text), symbols };
+  return { ...base, ...(info ? { language: info.language } : {}), binary: false, large: false, lines: countLines(text), symbols, symbolCount: symbols.length };
 }
 
 /** Lines in a text: newlines, plus one for a last line without a newline. */

@@ -19,7 +19,7 @@ export async function navInfo(context: NavContext): Promise<NavInfo> {
     languages.set(language, summary);
     lines += record.lines ?? 0;
     bytes += record.size;
-    symbols += record.symbols.length;
+    symbols += record.symbolCount;
     const slash = record.path.indexOf("/");
     if (slash !== -1) directories.add(`${record.path.slice(0, slash)}/`);
   }

@@ -90,8 +90,24 @@ export class RepositoryIndex {
   async records(): Promise<FileRecord[]> {
     this.#all ??= (async () => {
       const files = this.files();
+      const cache = await this.#loadCache();
       const results: FileRecord[] = [];
-      for (const file of files) results.push(await this.#analyze(file));
+      for (const file of files) {
+        // Fast path without a promise per file: already in memory, or unchanged in the disk cache.
+        const known = this.#records.get(file.path);
+        if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) {
+          results.push(known);
+          continue;
+        }
+        const cached = cache.get(file.path);
+        if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
+          this.#records.set(file.path, cached);
+          this.#fromCache++;
+          results.push(cached);
+          continue;
+        }
+        results.push(await this.#analyze(file));
+      }
       await this.flush();
       return results;
     })();
