@@ -28,9 +28,15 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   const result = await context.engine.search(context.searchFiles(), request);
   if ("error" in result) return { error: result.error };
   const matches: SearchMatch[] = [];
+  let currentPath: string | undefined;
+  let lineSymbols: (NavSymbol | undefined)[] = [];
   for (const match of result.matches) {
-    const record = await context.index.record(match.path);
-    matches.push({ ...match, symbol: record ? innermost(record.symbols, match.line)?.name ?? null : null });
+    if (match.path !== currentPath) {
+      currentPath = match.path;
+      const record = await context.index.record(match.path);
+      lineSymbols = record ? innermostByLine(record.symbols) : [];
+    }
+    matches.push({ ...match, symbol: lineSymbols[match.line]?.name ?? null });
   }
   return { matches, truncated: result.truncated };
 }
@@ -53,6 +59,21 @@ async function searchSymbols(
     return { path, line: symbol.startLine, column: 1, text: symbol.signature, symbol: symbol.name, kind: symbol.kind };
   });
   return { matches, truncated: result.hits.length > request.limit };
+}
+
+// For each line, the innermost symbol covering it: containers are painted first, members over them.
+const lineTables = new WeakMap<readonly NavSymbol[], (NavSymbol | undefined)[]>();
+
+function innermostByLine(symbols: readonly NavSymbol[]): (NavSymbol | undefined)[] {
+  let table = lineTables.get(symbols);
+  if (table) return table;
+  table = [];
+  const ordered = [...symbols].sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  for (const symbol of ordered) {
+    for (let line = symbol.startLine; line <= symbol.endLine; line++) table[line] = symbol;
+  }
+  lineTables.set(symbols, table);
+  return table;
 }
 
 /** The innermost symbol whose lines include `line`: the latest start, then the earliest end. */
