@@ -11,7 +11,7 @@ export function describeEvent(event: SessionEvent): string | undefined {
     case "session_start":
       return event.depth > 0 ? `${sub}started (${event.model})` : undefined;
     case "model_call":
-      return `${sub}model replied (${(event.promptTokens + event.completionTokens).toLocaleString("en-US")} tokens, ${seconds(event.durationMs)})`;
+      return `${sub}model replied (${(event.promptTokens + event.completionTokens).toLocaleString("en-US")} tokens)`;
     case "code_block":
       return `${sub}running block ${event.index + 1}`;
     case "intercept_rejected":
@@ -57,8 +57,4 @@ function lineCount(output: string): string {
 function firstLine(text: string): string {
   const line = text.split("\n")[0];
   return line.length > 100 ? `${line.slice(0, 97)}...` : line;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }

@@ -18,7 +18,7 @@ export interface ProgressState {
 /** Renders one progress line, e.g. `turn 3/20 · nav_search("retry") · 12,345 tokens · $0.0123 · 14.2 s`. */
 export function formatProgressLine(state: ProgressState): string {
   const parts = [
-    state.iteration > 0 ? `turn ${state.iteration}/${state.maxIterations}` : "starting",
+    state.iteration > 0 ? `turn ${state.iteration}/${state.maxIterations}` : "",
     state.lastAction,
     `${state.tokens.toLocaleString("en-US")} tokens`,
     ...(state.costUsd !== undefined ? [`$${state.costUsd.toFixed(4)}`] : []),
@@ -90,7 +90,7 @@ export class ProgressReporter {
     const cost = event.type === "model_call" || (event.type === "subcall_end" && event.kind === "llm") ? event.costUsd : undefined;
     if (typeof cost === "number" && cost > 0) this.#costUsd = (this.#costUsd ?? 0) + cost;
     const action = describeEvent(event);
-    if (action === undefined) return;
+    if (action === undefined || (this.#mode === "log" && event.type === "code_block")) return;
     this.#lastAction = action;
     if (this.#mode === "log") this.#stream.write(`  ${formatProgressLine(this.state)}\n`);
     else this.#draw();
