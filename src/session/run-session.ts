@@ -12,6 +12,7 @@ import { formatFeedback, type BlockReport } from "./format-feedback.ts";
 import { loadPrompt, renderPrompt } from "./prompts.ts";
 import type { SessionResult, SessionStatus, SessionUsage } from "./session-result.ts";
 import { TraceWriter } from "./trace-writer.ts";
+import { createNavTools, navRepoSummary, type NavTools, type NavToolsOptions } from "../nav/index.ts";
 import { truncateJson } from "./truncate-json.ts";
 import { raceAbort } from "../subcalls/abort-race.ts";
 import type { BudgetHit, BudgetOptions } from "../subcalls/budget-tracker.ts";
@@ -38,6 +39,15 @@ export interface SessionOptions {
   readonly model: ModelClient;
   /** Extra tools, called from guest code in the intercepted form. */
   readonly tools?: readonly Tool[];
+  /**
+   * A repository to answer questions about: a path (opened with `createNavTools`
+   * and closed at the end) or already-open `NavTools`. Registers `nav_info`,
+   * `nav_ls`, `nav_outline`, `nav_read` and `nav_search`, and tells the model in
+   * the system prompt what repository it is looking at.
+   */
+  readonly repo?: string | NavTools;
+  /** Options for opening `repo` when it is a path (index cache location, size caps, search time limit). */
+  readonly navOptions?: NavToolsOptions;
   /** Model turns before giving up. Default 20. */
   readonly maxIterations?: number;
   /** Wall-clock limit for the whole session; none by default. */
@@ -96,6 +106,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     context,
     model,
     tools = [],
+    repo,
+    navOptions,
     maxIterations = DEFAULT_MAX_ITERATIONS,
     timeoutMs,
     sandbox: sandboxOptions = {},
@@ -116,8 +128,12 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   if (typeof question !== "string" || question.trim() === "") throw new TypeError("runSession: question must be a non-empty string.");
   if (!model || typeof model.complete !== "function") throw new TypeError("runSession: model must be a ModelClient (an object with complete(request)).");
   if (!Number.isInteger(maxIterations) || maxIterations < 1) throw new RangeError(`runSession: maxIterations must be a positive integer, got ${maxIterations}.`);
+  // A path that is not a directory rejects here, before anything starts.
+  const nav = typeof repo === "string" ? await createNavTools(repo, navOptions) : repo;
+  const ownsNav = typeof repo === "string";
+  const navToolNames = new Set(nav?.tools.map((tool) => tool.name) ?? []);
   const toolMap = new Map<string, Tool>();
-  for (const tool of tools) {
+  for (const tool of [...(nav?.tools ?? []), ...tools]) {
     if (toolMap.has(tool.name)) throw new TypeError(`runSession: two tools are named '${tool.name}'.`);
     toolMap.set(tool.name, tool);
   }
@@ -217,6 +233,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
             model: subModel,
             subModel,
             tools,
+            ...(nav ? { repo: nav } : {}),
             maxIterations,
             timeoutMs: request.timeoutMs,
             sandbox: sandboxOptions,
@@ -228,10 +245,12 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       });
       await exposeSubcallFunctions(sandbox, functions);
     }
-    const extraSections = subcallsEnabled ? renderSubcallSection({ subModel: subModel.modelId, ...(subModel.contextWindow !== undefined ? { contextWindow: subModel.contextWindow } : {}), concurrency: tree.limiter.limit, depth, maxDepth: tree.tracker.maxDepth }) : "";
+    const navSection = nav ? renderPrompt(loadPrompt("nav-tools"), { repo_summary: navRepoSummary(await nav.info()) }) : "";
+    const subcallSection = subcallsEnabled ? renderSubcallSection({ subModel: subModel.modelId, ...(subModel.contextWindow !== undefined ? { contextWindow: subModel.contextWindow } : {}), concurrency: tree.limiter.limit, depth, maxDepth: tree.tracker.maxDepth }) : "";
+    const extraSections = [navSection, subcallSection].filter(Boolean).join("\n");
 
     const messages: ChatMessage[] = [
-      { role: "system", content: renderSystemPrompt(systemPromptTemplate, contextText, [...toolMap.values()], sandboxOptions.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS, extraSections) },
+      { role: "system", content: renderSystemPrompt(systemPromptTemplate, contextText, [...toolMap.values()].filter((tool) => !navToolNames.has(tool.name)), sandboxOptions.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS, extraSections, context !== undefined, nav !== undefined) },
       { role: "user", content: renderPrompt(loadPrompt("question"), { question }) },
     ];
     let nudged = false;
@@ -321,6 +340,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   } finally {
     clearTimeout(timer);
     sandbox?.dispose();
+    if (ownsNav) await nav?.close().catch(() => undefined);
   }
 
   function finishAborted(reason: unknown): SessionResult {
@@ -390,7 +410,11 @@ function parsesAsJavaScript(code: string): boolean {
   }
 }
 
-function renderSystemPrompt(template: string | undefined, contextText: string, tools: readonly Tool[], maxOutputChars: number, extraSections: string): string {
+const CONTEXT_EXAMPLE = "```js\nprint(typeof context, context.length)\nprint(context.slice(0, 500))\n```\nThen, after reading the output:\n```js\nconst answer = \"...\";\nFINAL(answer)\n```";
+const NAV_EXAMPLE = "```js\nconst hits = nav_search(\"retry\")\nprint(hits.matches.slice(0, 10))\n```\nThen, after reading the output:\n```js\nconst source = nav_read(\"RetryPolicy.next\")\nprint(source.text)\n```\nand finally:\n```js\nFINAL(\"RetryPolicy.next (src/retry.ts:12-40) doubles the delay ...\")\n```";
+const NO_CONTEXT_EXAMPLE = "```js\nconst answer = \"...\";\nFINAL(answer)\n```";
+
+function renderSystemPrompt(template: string | undefined, contextText: string, tools: readonly Tool[], maxOutputChars: number, extraSections: string, hasContext: boolean, hasRepo: boolean): string {
   const toolsSection = tools.length === 0 ? "" : renderPrompt(loadPrompt("tools"), {
     tool_list: tools.map((tool) => `- \`${toolSignature(tool)}\` — ${tool.description}${tool.example ? `\n  e.g. \`${tool.example}\`` : ""}`).join("\n"),
   });
@@ -399,5 +423,6 @@ function renderSystemPrompt(template: string | undefined, contextText: string, t
     context_description: contextText,
     tools_section: toolsSection,
     extra_sections: extraSections,
+    example: hasContext ? CONTEXT_EXAMPLE : hasRepo ? NAV_EXAMPLE : NO_CONTEXT_EXAMPLE,
   });
 }
