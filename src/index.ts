@@ -32,6 +32,36 @@ export {
   type TreeUsage,
   type UsageTotals,
 } from "./subcalls/index.ts";
+export {
+  createNavTools,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_READ_CHARS,
+  DEFAULT_SEARCH_LIMIT,
+  DEFAULT_SEARCH_TIMEOUT_MS,
+  defaultIndexCacheDir,
+  detectLanguage,
+  extractSymbols,
+  isNavError,
+  navRepoSummary,
+  type DirectoryEntry,
+  type IndexStats,
+  type LanguageSummary,
+  type NavError,
+  type NavInfo,
+  type NavListing,
+  type NavOutline,
+  type NavReadOptions,
+  type NavReadResult,
+  type NavSearchOptions,
+  type NavSearchResult,
+  type NavSymbol,
+  type NavTools,
+  type NavToolsOptions,
+  type OutlineNode,
+  type SearchMatch,
+  type SymbolKind,
+  type SymbolSummary,
+} from "./nav/index.ts";
 export { defineTool } from "./tools/define-tool.ts";
 export { checkToolArguments, toolSignature, type ArgumentCheck } from "./tools/tool-arguments.ts";
 export type { Tool, ToolCallContext } from "./tools/tool.ts";
