@@ -91,3 +91,12 @@ describe("rlmkit view", () => {
     expect(missing.stderr).toMatch(/^rlmkit: trace file not found: .*nope\.jsonl\n$/);
   });
 });
+
+describe("npm run demo", () => {
+  test("the shipped demo trace still reproduces against this repository's own source", async () => {
+    const root = new URL("../../", import.meta.url).pathname;
+    const run = await runCli(["replay", "examples/demo-trace.jsonl", "--repo", ".", "--json"], { cwd: root });
+    expect(JSON.parse(run.stdout)).toMatchObject({ reproduced: true, status: "final", replies: { recorded: 3, used: 3 } });
+    expect(run.code).toBe(0);
+  });
+});
