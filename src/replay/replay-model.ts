@@ -51,6 +51,26 @@ export class ReplayModel implements ModelClient {
     return new ReplayModel(calls, start?.type === "session_start" ? start.model : undefined);
   }
 
+  /**
+   * Takes the sub-model's replies from a trace, in the order they were recorded:
+   * `llm_query` replies (from `subcall_end`, cache hits and refusals excluded) and
+   * the turns of `rlm_query` child sessions. Sequential sub-calls replay exactly;
+   * a concurrent `llm_query_batched` may hand the replies out in another order.
+   */
+  static subModelFromEvents(events: readonly SessionEvent[]): ReplayModel {
+    const calls: ModelCallEvent[] = [];
+    let model: string | undefined;
+    for (const event of events) {
+      if (event.type === "model_call" && (event.depth ?? 0) > 0) calls.push(event);
+      if (event.type === "subcall_end" && event.kind === "llm" && !event.cached && event.refused === undefined && event.error === undefined) {
+        model ??= event.model;
+        const text = typeof event.response === "string" ? event.response : JSON.stringify(event.response ?? "");
+        calls.push({ ...event, type: "model_call", messages: 1, usageEstimated: false, finishReason: "stop", text });
+      }
+    }
+    return new ReplayModel(calls, model ?? calls[0]?.model ?? "replay-sub-model");
+  }
+
   /** Replies recorded. */
   get recorded(): number {
     return this.#calls.length;

@@ -37,7 +37,8 @@ export interface ReplayOutcome {
 /**
  * Re-runs a recorded root session with its model replies taken from the trace
  * (no network): same question, same limits, real sandbox, the tools the caller
- * rebuilt. Reports whether the run reproduced the recorded status and answer.
+ * rebuilt. When the recording used sub-calls, the sub-model's replies are
+ * replayed too (see `ReplayModel.subModelFromEvents`). Reports whether the run reproduced the recorded status and answer.
  * Throws when the trace has no root session or a recorded tool is missing.
  */
 export async function replaySession({ events, tools = [], context, onEvent, tracePath, signal }: ReplaySessionOptions): Promise<ReplayOutcome> {
@@ -49,11 +50,14 @@ export async function replaySession({ events, tools = [], context, onEvent, trac
   if (missing.length > 0) throw new Error(`the recorded session used tools that are not available for the replay: ${missing.join(", ")}`);
   const used = new Set(start.tools);
   const model = ReplayModel.fromEvents(events, start.sessionId);
+  const usedSubcalls = events.some((event) => event.type === "subcall_start" && event.sessionId === start.sessionId);
+  const subModel = usedSubcalls ? ReplayModel.subModelFromEvents(events) : undefined;
   const result = await runSession({
     question: start.question,
     model,
     tools: tools.filter((tool) => used.has(tool.name)),
     maxIterations: start.maxIterations,
+    ...(subModel ? { subModel } : {}),
     ...(context !== undefined ? { context } : {}),
     ...(onEvent ? { onEvent } : {}),
     ...(tracePath ? { tracePath } : {}),

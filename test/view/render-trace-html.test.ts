@@ -45,3 +45,20 @@ describe("renderTraceHtml", () => {
     expect(partial).toContain("line 5: not JSON");
   });
 });
+
+describe("replaying the sample trace (sub-calls included)", () => {
+  test("reproduces the recorded answer with root and sub-model replies from the trace", async () => {
+    const { replaySession } = await import("../../src/replay/replay-session.ts");
+    const { defineTool } = await import("../../src/index.ts");
+    const lookup = defineTool({
+      name: "lookup_owner",
+      description: "Finds the owner of a module.",
+      parameters: { type: "object", properties: { module: { type: "string" } }, required: ["module"] },
+      handler: ({ module }) => ({ module, owner: "team-retry", files: 3 }),
+    });
+    const outcome = await replaySession({ events, tools: [lookup] });
+    expect(outcome.differences).toEqual([]);
+    expect(outcome.reproduced).toBe(true);
+    expect(outcome.replies).toEqual({ recorded: 4, used: 4 });
+  });
+});
