@@ -54,7 +54,7 @@ export class ProgressReporter {
   readonly #started: number;
   #iteration = 0;
   #maxIterations = 0;
-  #lastAction = "starting";
+  #lastAction = "waiting for the model";
   #tokens = 0;
   #costUsd: number | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -89,7 +89,7 @@ export class ProgressReporter {
     if (event.type === "subcall_end" && event.kind === "llm") this.#tokens += event.promptTokens + event.completionTokens;
     const cost = event.type === "model_call" || (event.type === "subcall_end" && event.kind === "llm") ? event.costUsd : undefined;
     if (typeof cost === "number" && cost > 0) this.#costUsd = (this.#costUsd ?? 0) + cost;
-    const action = describeEvent(event);
+    const action = event.type === "feedback" && root ? "waiting for the model" : describeEvent(event);
     if (action === undefined || (this.#mode === "log" && event.type === "code_block")) return;
     this.#lastAction = action;
     if (this.#mode === "log") this.#stream.write(`  ${formatProgressLine(this.state)}\n`);
@@ -105,7 +105,7 @@ export class ProgressReporter {
   }
 
   #draw(): void {
-    const width = Math.max(20, (this.#stream.columns ?? 100) - 1);
+    const width = Math.max(20, (this.#stream.columns || 100) - 1);
     const line = `${SPINNER[this.#frame++ % SPINNER.length]} ${formatProgressLine(this.state)}`;
     this.#stream.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
     this.#drawn = true;
