@@ -1,4 +1,4 @@
-import type { SymbolKind } from "./symbol.ts";
+import type { NavSymbol, SymbolKind } from "./symbol.ts";
 
 /** A failure the model can act on, returned as a value instead of thrown. */
 export interface NavError {
@@ -39,15 +39,7 @@ export interface NavInfo {
 }
 
 /** A symbol in a listing or an outline. */
-export interface SymbolSummary {
-  /** The qualified name. */
-  readonly name: string;
-  readonly kind: SymbolKind;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly signature: string;
-  readonly doc?: string;
-}
+export type SymbolSummary = Pick<NavSymbol, "name" | "kind" | "startLine" | "endLine" | "signature" | "doc">;
 
 /** One entry of a directory listing. */
 export interface DirectoryEntry {

@@ -5,23 +5,11 @@ import fs from "node:fs";
 import { parentPort } from "node:worker_threads";
 import picomatch from "picomatch";
 
-/** A file the worker may search. */
-interface SearchFile {
-  readonly path: string;
-  readonly absolute: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-}
+import type { SearchFile, TextSearchRequest } from "./text-search.ts";
 
-interface SearchRequest {
+interface SearchRequest extends TextSearchRequest {
   readonly id: number;
   readonly files?: SearchFile[];
-  readonly query: string;
-  readonly regex: boolean;
-  readonly caseSensitive: boolean;
-  readonly glob?: string;
-  readonly limit: number;
-  readonly maxFileBytes: number;
   // When present, test these names instead of file contents and answer with the indexes that match.
   readonly names?: string[];
 }
