@@ -36,7 +36,7 @@ const nav = await createNavTools(repo);
 const result = await runSession({
   question: "Where is runSession defined, and how many model turns does a session allow by default?",
   model: new ScriptedModel(replies, { modelId: "hand-written-replies" }),
-  tools: nav.tools,
+  repo: nav,
   tracePath,
 });
 await nav.close();

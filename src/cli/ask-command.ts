@@ -8,7 +8,7 @@ import { CliError } from "./cli-error.ts";
 import { readAll, type CliIo } from "./cli-io.ts";
 import { exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
-import { closeNavTools, loadNavTools } from "./nav-tools.ts";
+import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { resolveRepository } from "./repository.ts";
 
@@ -44,7 +44,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   const { values: config } = configFromOptions(options, io, repo ?? io.cwd);
   const context = typeof options.context === "string" ? await readContext(options.context, io) : undefined;
   const model = buildModel(config);
-  const tools = repo ? await loadNavTools(repo) : [];
+  const nav = repo ? await openNav(repo) : undefined;
   const json = options.json === true || !io.stdout.isTTY;
   const progress = json ? undefined : new ProgressReporter({ stream: io.stderr, mode: io.stderr.isTTY ? "live" : "log" });
   const controller = new AbortController();
@@ -57,7 +57,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
     result = await runSession({
       question,
       model,
-      tools,
+      ...(nav ? { repo: nav } : {}),
       maxIterations: config.maxIterations,
       signal: controller.signal,
       ...(context !== undefined ? { context } : {}),

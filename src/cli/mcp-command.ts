@@ -4,7 +4,7 @@ import { createMcpServer } from "../mcp/create-mcp-server.ts";
 import { buildModel } from "./build-model.ts";
 import type { CliIo } from "./cli-io.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
-import { loadNavTools } from "./nav-tools.ts";
+import { openNav } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
 
 /**
@@ -25,7 +25,7 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string)
     const server = createMcpServer({
       repo,
       version,
-      createNavTools: loadNavTools,
+      openRepository: openNav,
       createModel: () => buildModel(config),
       ...(config.subModel !== undefined ? { createSubModel: () => buildModel(config, "subModel") } : {}),
       defaults: {

@@ -13,6 +13,11 @@ const opened: NavTools[] = [];
  * them); {@link closeNavTools} saves their caches.
  */
 export async function loadNavTools(repo: string): Promise<Tool[]> {
+  return (await openNav(repo)).tools;
+}
+
+/** Opens a repository for navigation (kept open until {@link closeNavTools}); a one-line {@link CliError} when it cannot be. */
+export async function openNav(repo: string): Promise<NavTools> {
   let nav: NavTools;
   try {
     nav = await createNavTools(repo);
@@ -20,7 +25,7 @@ export async function loadNavTools(repo: string): Promise<Tool[]> {
     throw new CliError(`cannot open the repository ${repo} for navigation: ${(error as Error).message}`, { cause: error });
   }
   opened.push(nav);
-  return nav.tools;
+  return nav;
 }
 
 /** Saves the index caches and stops the search workers of every repository opened by {@link loadNavTools}. */

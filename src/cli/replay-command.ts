@@ -3,13 +3,13 @@ import { dirname, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { replaySession } from "../replay/replay-session.ts";
 import type { SessionEvent } from "../session/events.ts";
-import type { Tool } from "../tools/tool.ts";
 import { readTrace } from "../view/read-trace.ts";
 import { renderTraceHtml } from "../view/render-trace-html.ts";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_NOT_REPRODUCED, EXIT_OK, exitCodeForStatus } from "./exit-codes.ts";
-import { closeNavTools, loadNavTools } from "./nav-tools.ts";
+import type { NavTools } from "../nav/index.ts";
+import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { resolveRepository } from "./repository.ts";
 
@@ -44,11 +44,11 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
   const hadContext = !start.context.startsWith(NO_CONTEXT_PREFIX);
   if (hadContext && options.context === undefined) throw new CliError("the recorded session had a `context` input, which traces do not keep; pass the same input with --context FILE");
   const context = options.context !== undefined ? readContextFile(options.context, io.cwd) : undefined;
-  let tools: Tool[] = [];
   let repo: string | undefined;
+  let nav: NavTools | undefined;
   if (start.tools.some((name) => name.startsWith("nav_"))) {
     repo = resolveRepository(options.repo, io.cwd);
-    tools = await loadNavTools(repo);
+    nav = await openNav(repo);
   }
   const recordedReplies = events.filter((event) => event.type === "model_call" && event.sessionId === start.sessionId).length;
 
@@ -62,7 +62,7 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
   const replayed: SessionEvent[] = [];
   const outcome = await replaySession({
     events,
-    tools,
+    ...(nav ? { repo: nav } : {}),
     ...(context !== undefined ? { context } : {}),
     ...(options.trace ? { tracePath: resolve(io.cwd, options.trace) } : {}),
     onEvent: (event) => {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ModelClient } from "../model/model-client.ts";
+import type { NavTools } from "../nav/index.ts";
 import { runSession } from "../session/run-session.ts";
 import { defineTool } from "../tools/define-tool.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
@@ -18,8 +19,8 @@ export const MAX_QUERY_ITERATIONS = 100;
 export interface McpServerOptions {
   /** The repository the nav tools read and `path` arguments are resolved in. */
   readonly repo: string;
-  /** Creates the five nav tools over a directory (called lazily, once per directory). */
-  readonly createNavTools: (repo: string) => Promise<readonly Tool[]>;
+  /** Opens a directory for navigation, e.g. with `createNavTools` (called lazily, once per directory; kept open). */
+  readonly openRepository: (repo: string) => Promise<NavTools>;
   /** Builds the model for `rlm_query`; may throw (e.g. no model configured), which becomes a tool error. */
   readonly createModel: () => ModelClient;
   /** Builds the sub-call model, when one is configured. */
@@ -48,20 +49,21 @@ interface QueryArguments {
  * `InvalidParams` protocol error. Nothing a client sends can stop the server.
  *
  * @example
- * const server = createMcpServer({ repo, createNavTools, createModel: () => new OpenAICompatibleModel() });
+ * const server = createMcpServer({ repo, openRepository: (dir) => createNavTools(dir), createModel: () => new OpenAICompatibleModel() });
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer({ repo, createNavTools, createModel, createSubModel, defaults = {}, version = "0.0.0" }: McpServerOptions): Server {
-  const navCache = new Map<string, Promise<readonly Tool[]>>();
-  const navTools = (directory: string): Promise<readonly Tool[]> => {
-    let tools = navCache.get(directory);
-    if (!tools) {
-      tools = createNavTools(directory);
-      tools.catch(() => navCache.delete(directory));
-      navCache.set(directory, tools);
+export function createMcpServer({ repo, openRepository, createModel, createSubModel, defaults = {}, version = "0.0.0" }: McpServerOptions): Server {
+  const navCache = new Map<string, Promise<NavTools>>();
+  const openNav = (directory: string): Promise<NavTools> => {
+    let nav = navCache.get(directory);
+    if (!nav) {
+      nav = openRepository(directory);
+      nav.catch(() => navCache.delete(directory));
+      navCache.set(directory, nav);
     }
-    return tools;
+    return nav;
   };
+  const navTools = async (directory: string): Promise<readonly Tool[]> => (await openNav(directory)).tools;
 
   const query = defineTool<Record<string, unknown>>({
     name: "rlm_query",
@@ -130,14 +132,14 @@ export function createMcpServer({ repo, createNavTools, createModel, createSubMo
       }
     }
     const model = createModel();
-    const tools = await navTools(directory);
+    const nav = await openNav(directory);
     const budgetUsd = args.budgetUsd ?? defaults.budgetUsd;
     const timeoutMs = args.timeoutMs ?? defaults.timeoutMs;
     let steps = 0;
     const result = await runSession({
       question: args.question,
       model,
-      tools,
+      repo: nav,
       maxIterations: args.maxIterations ?? defaults.maxIterations ?? 20,
       signal,
       ...(context !== undefined ? { context } : {}),

@@ -1,3 +1,4 @@
+import type { NavTools } from "../nav/index.ts";
 import { runSession } from "../session/run-session.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { SessionResult, SessionStatus } from "../session/session-result.ts";
@@ -9,7 +10,9 @@ import { ReplayModel } from "./replay-model.ts";
 export interface ReplaySessionOptions {
   /** The recorded trace's events (see `readTrace`). */
   readonly events: readonly SessionEvent[];
-  /** The tools the recorded session used, rebuilt by the caller (e.g. nav tools over the same repository). */
+  /** The repository the recorded session navigated (a path or open `NavTools`), when it used the nav tools. */
+  readonly repo?: string | NavTools;
+  /** Other tools the recorded session used, rebuilt by the caller. */
   readonly tools?: readonly Tool[];
   /** The `context` the recorded session had; traces keep only its description. */
   readonly context?: JsonValue;
@@ -41,11 +44,12 @@ export interface ReplayOutcome {
  * replayed too (see `ReplayModel.subModelFromEvents`). Reports whether the run reproduced the recorded status and answer.
  * Throws when the trace has no root session or a recorded tool is missing.
  */
-export async function replaySession({ events, tools = [], context, onEvent, tracePath, signal }: ReplaySessionOptions): Promise<ReplayOutcome> {
+export async function replaySession({ events, repo, tools = [], context, onEvent, tracePath, signal }: ReplaySessionOptions): Promise<ReplayOutcome> {
   const start = events.find((event): event is Extract<SessionEvent, { type: "session_start" }> => event.type === "session_start" && (event.depth ?? 0) === 0);
   if (!start) throw new Error("the trace has no root session_start event; is it a trace written by rlmkit?");
   const end = events.find((event): event is Extract<SessionEvent, { type: "session_end" }> => event.type === "session_end" && event.sessionId === start.sessionId);
   const available = new Set(tools.map((tool) => tool.name));
+  if (repo !== undefined) for (const name of ["nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search"]) available.add(name);
   const missing = start.tools.filter((name) => !available.has(name));
   if (missing.length > 0) throw new Error(`the recorded session used tools that are not available for the replay: ${missing.join(", ")}`);
   const used = new Set(start.tools);
@@ -56,6 +60,7 @@ export async function replaySession({ events, tools = [], context, onEvent, trac
     question: start.question,
     model,
     tools: tools.filter((tool) => used.has(tool.name)),
+    ...(repo !== undefined ? { repo } : {}),
     maxIterations: start.maxIterations,
     ...(subModel ? { subModel } : {}),
     ...(context !== undefined ? { context } : {}),
