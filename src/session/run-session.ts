@@ -66,10 +66,10 @@ export interface SessionOptions {
   readonly systemPromptTemplate?: string;
   /**
    * Answers `llm_query` / `llm_query_batched` and writes the code of `rlm_query`
-   * child sessions. Giving it turns sub-calls on. Default: the root `model`.
+   * child sessions. Default: the root `model`.
    */
   readonly subModel?: ModelClient;
-  /** Exposes `llm_query`, `llm_query_batched`, `rlm_query` and `budget()` in the sandbox and teaches them in the system prompt. Default: on when `subModel` is given. */
+  /** Exposes `llm_query`, `llm_query_batched`, `rlm_query` and `budget()` in the sandbox and teaches them in the system prompt. Default: on; pass `false` for a session without sub-calls (e.g. a tool named `llm_query`). */
   readonly subcalls?: boolean;
   /** Limits over the whole call tree (root turns, sub-calls, child sessions). None by default; `maxDepth` defaults to 1. */
   readonly budget?: BudgetOptions;
@@ -139,7 +139,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   }
   const parent = _internal.parent;
   const depth = parent?.depth ?? 0;
-  const subcallsEnabled = subcalls ?? (options.subModel !== undefined || parent !== undefined);
+  const subcallsEnabled = subcalls ?? true;
   if (subcallsEnabled) {
     if (!subModel || typeof subModel.complete !== "function") throw new TypeError("runSession: subModel must be a ModelClient (an object with complete(request)).");
     for (const name of SUBCALL_FUNCTION_NAMES) if (toolMap.has(name)) throw new TypeError(`runSession: a tool is named '${name}', which sub-calls use; rename the tool or pass subcalls: false.`);

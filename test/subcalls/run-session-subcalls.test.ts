@@ -290,12 +290,13 @@ describe("time", () => {
 
 describe("system prompt", () => {
   test.each([
-    ["no sub-model: not taught", undefined, undefined, [], ["llm_query"]],
+    ["subcalls: false: not taught", undefined, false, [], ["llm_query"]],
+    ["no sub-model: taught, answered by the root model", undefined, undefined, ["llm_query_batched(prompts, options)", "another model (scripted)"], []],
     ["a known context window: size from it", 8_000, undefined, ["llm_query_batched(prompts, options)", "about 8,000 tokens, so give one call at most about 16,000 characters", "(3 at a time)"], []],
     ["an unknown context window: the default size", undefined, true, ["is not known; give one call at most about 50,000 characters"], []],
-  ])("%s", async (_label, contextWindow, withSub, present: string[], absent: string[]) => {
+  ])("%s", async (_label, contextWindow, withSub: boolean | undefined, present: string[], absent: string[]) => {
     const root = new ScriptedModel([js(`FINAL(1)`)]);
-    const options = contextWindow !== undefined || withSub ? { subModel: new ScriptedModel([], { modelId: "sub", ...(contextWindow ? { contextWindow } : {}) }), subcallConcurrency: 3 } : {};
+    const options = withSub === false ? { subcalls: false } : contextWindow !== undefined || withSub ? { subModel: new ScriptedModel([], { modelId: "sub", ...(contextWindow ? { contextWindow } : {}) }), subcallConcurrency: 3 } : {};
     await runSession({ question: "q", model: root, ...options });
     const system = root.requests[0].messages[0].content;
     for (const text of present) expect(system).toContain(text);
