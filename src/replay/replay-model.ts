@@ -1,6 +1,7 @@
 import type { SessionEvent } from "../session/events.ts";
 import type { ModelClient, ModelRequest, ModelResponse } from "../model/model-client.ts";
 import { mapFinishReason } from "../model/finish-reason.ts";
+import { promptDigest } from "../subcalls/subcall-functions.ts";
 
 type ModelCallEvent = Extract<SessionEvent, { type: "model_call" }>;
 
@@ -33,11 +34,19 @@ export class ReplayDivergedError extends Error {
 export class ReplayModel implements ModelClient {
   readonly modelId: string;
   readonly #calls: readonly ModelCallEvent[];
+  readonly #byPrompt: Map<string, ModelCallEvent[]>;
   #next = 0;
+  #keyedUsed = 0;
 
-  constructor(calls: readonly ModelCallEvent[], modelId?: string) {
+  /**
+   * @param calls replies handed out in order
+   * @param modelId the model name to report
+   * @param byPrompt replies for single-message requests, keyed by the SHA-256 of the prompt; such a request takes its own prompt's reply whatever order it comes in
+   */
+  constructor(calls: readonly ModelCallEvent[], modelId?: string, byPrompt: ReadonlyMap<string, readonly ModelCallEvent[]> = new Map()) {
     this.#calls = [...calls];
-    this.modelId = modelId ?? calls[0]?.model ?? "replay";
+    this.#byPrompt = new Map([...byPrompt].map(([key, replies]) => [key, [...replies]]));
+    this.modelId = modelId ?? calls[0]?.model ?? [...byPrompt.values()][0]?.[0]?.model ?? "replay";
   }
 
   /**
@@ -52,40 +61,51 @@ export class ReplayModel implements ModelClient {
   }
 
   /**
-   * Takes the sub-model's replies from a trace, in the order they were recorded:
-   * `llm_query` replies (from `subcall_end`, cache hits and refusals excluded) and
-   * the turns of `rlm_query` child sessions. Sequential sub-calls replay exactly;
-   * a concurrent `llm_query_batched` may hand the replies out in another order.
+   * Takes the sub-model's replies from a trace: `llm_query` replies (from
+   * `subcall_end`; cache hits and refusals excluded) keyed by their prompt's
+   * digest, so a concurrent `llm_query_batched` gets each prompt's own reply in
+   * whatever order the calls arrive; and the turns of `rlm_query` child sessions,
+   * in the order they were recorded.
    */
   static subModelFromEvents(events: readonly SessionEvent[]): ReplayModel {
     const calls: ModelCallEvent[] = [];
+    const byPrompt = new Map<string, ModelCallEvent[]>();
+    const digests = new Map<string, string>();
     let model: string | undefined;
     for (const event of events) {
       if (event.type === "model_call" && (event.depth ?? 0) > 0) calls.push(event);
+      if (event.type === "subcall_start" && event.promptSha256 !== undefined) digests.set(event.subcallId, event.promptSha256);
       if (event.type === "subcall_end" && event.kind === "llm" && !event.cached && event.refused === undefined && event.error === undefined) {
         model ??= event.model;
         const text = typeof event.response === "string" ? event.response : JSON.stringify(event.response ?? "");
-        calls.push({ ...event, type: "model_call", messages: 1, usageEstimated: false, finishReason: "stop", text });
+        const call: ModelCallEvent = { ...event, type: "model_call", messages: 1, usageEstimated: false, finishReason: "stop", text };
+        const digest = digests.get(event.subcallId);
+        if (digest === undefined) calls.push(call);
+        else byPrompt.set(digest, [...(byPrompt.get(digest) ?? []), call]);
       }
     }
-    return new ReplayModel(calls, model ?? calls[0]?.model ?? "replay-sub-model");
+    return new ReplayModel(calls, model ?? calls[0]?.model ?? "replay-sub-model", byPrompt);
   }
 
   /** Replies recorded. */
   get recorded(): number {
-    return this.#calls.length;
+    let keyed = 0;
+    for (const replies of this.#byPrompt.values()) keyed += replies.length;
+    return this.#calls.length + keyed + this.#keyedUsed;
   }
 
   /** Replies handed out so far. */
   get used(): number {
-    return this.#next;
+    return this.#next + this.#keyedUsed;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     request.signal?.throwIfAborted();
-    const call = this.#calls[this.#next];
-    if (!call) throw new ReplayDivergedError(this.#calls.length);
-    this.#next++;
+    const keyed = request.messages.length === 1 ? this.#byPrompt.get(promptDigest(request.messages[0].content))?.shift() : undefined;
+    const call = keyed ?? this.#calls[this.#next];
+    if (!call) throw new ReplayDivergedError(this.recorded);
+    if (keyed) this.#keyedUsed++;
+    else this.#next++;
     return {
       text: call.text,
       usage: { promptTokens: call.promptTokens, completionTokens: call.completionTokens },

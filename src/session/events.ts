@@ -47,6 +47,8 @@ export interface SubcallStartFields {
   readonly model: string;
   readonly callDepth: number;
   readonly promptChars: number;
+  /** SHA-256 of an `llm_query` prompt (hex), so a replay can hand each prompt its recorded reply. */
+  readonly promptSha256?: string;
   /** Position in an `llm_query_batched` call. */
   readonly batchIndex?: number;
   /** True for an `rlm_query` at the maximum depth, run as `llm_query`. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { GuestValue, Sandbox } from "../../sandbox/index.ts";
 import { estimateTokens } from "../model/estimate-tokens.ts";
 import type { ModelClient, ModelResponse } from "../model/model-client.ts";
@@ -86,7 +87,7 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
     const subcallId = tree.nextSubcallId();
     const started = now();
     const base = { iteration: iteration(), subcallId, kind: "llm" as const, model: subModel.modelId, callDepth, ...(extra.batchIndex !== undefined ? { batchIndex: extra.batchIndex } : {}) };
-    emit({ type: "subcall_start", ...base, promptChars: prompt.length, ...(extra.degraded ? { degraded: true } : {}) });
+    emit({ type: "subcall_start", ...base, promptChars: prompt.length, promptSha256: promptDigest(prompt), ...(extra.degraded ? { degraded: true } : {}) });
     const end = (fields: { promptTokens?: number; completionTokens?: number; costUsd?: number; cached?: boolean; refused?: SessionEventLimit; error?: string; text?: string }): void => {
       emit({
         type: "subcall_end",
@@ -255,4 +256,9 @@ function describe(value: GuestValue | undefined): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return typeof value === "string" ? `a string` : typeof value;
+}
+
+/** The digest `subcall_start` records for an `llm_query` prompt, so a replay can match replies to prompts. */
+export function promptDigest(prompt: string): string {
+  return createHash("sha256").update(prompt).digest("hex");
 }
