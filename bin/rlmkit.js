@@ -3,6 +3,17 @@
 // (Node 24), it runs the TypeScript sources directly, so it is never stale;
 // in an installed package (no src/), it runs the build in dist/.
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// isolated-vm 7 ships Node 24 builds only; say so instead of failing deep in its loader.
+const nodeMajor = Number(process.versions.node.split(".")[0]);
+if (nodeMajor < 24) {
+  const home = fileURLToPath(new URL("..", import.meta.url));
+  const pinned = `${home}node_modules/.bin/node`;
+  const hint = existsSync(pinned) ? `run it with the Node 24 its checkout installs: ${pinned} ${home}bin/rlmkit.js (or \`npx rlmkit\` inside ${home}).` : "install Node 24 and run it again.";
+  process.stderr.write(`rlmkit: needs Node 24 or newer, and this is Node ${process.versions.node}; ${hint}\n`);
+  process.exit(1);
+}
 
 const source = new URL("../src/cli/main.ts", import.meta.url);
 const built = new URL("../dist/src/cli/main.js", import.meta.url);

@@ -22,7 +22,7 @@ export function registerNavCommand(program: Command, io: CliIo, done: (code: num
     .argument("[args...]", "positional arguments, as the model passes them (JSON values or plain strings)")
     .option("--repo <dir>", "repository to navigate", ".")
     .option("--json", "print the tool's result as JSON")
-    .addHelpText("after", "\nExamples:\n  rlmkit nav info --repo .\n  rlmkit nav search runSession --repo .\n  rlmkit nav outline src/index.ts\n  rlmkit nav read src/index.ts '{\"start\":1,\"end\":20}'")
+    .addHelpText("after", "\nExamples:\n  rlmkit nav info --repo .\n  rlmkit nav search runSession --repo .\n  rlmkit nav outline src/index.ts\n  rlmkit nav read src/index.ts:1-20")
     .action(async (name: string, args: string[], options: { repo: string; json?: boolean }) => {
       done(await nav(name, args, options, io));
     });

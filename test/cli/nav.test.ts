@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { makeRepo, runCli, SAMPLE_FILES } from "./run-cli.ts";
+import { spawnSync } from "node:child_process";
+import { BIN, makeRepo, runCli, SAMPLE_FILES } from "./run-cli.ts";
 
 const repo = makeRepo(SAMPLE_FILES);
 
@@ -47,5 +48,14 @@ describe("rlmkit nav: the navigation tools for a person, no model needed", () =>
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe("rlmkit on an older Node", () => {
+  test("stops with one line naming the Node it needs and how to run it, not a native-module stack trace", async () => {
+    const pretend = 'data:text/javascript,Object.defineProperty(process.versions, "node", { value: "20.20.2" })';
+    const child = spawnSync(process.execPath, ["--import", pretend, BIN, "nav", "info", "--repo", repo], { encoding: "utf8" });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toMatch(/^rlmkit: needs Node 24 or newer, and this is Node 20\.20\.2; run it with the Node 24 its checkout installs: .*node_modules\/\.bin\/node .*bin\/rlmkit\.js \(or `npx rlmkit` inside .*\)\.\n$/);
   });
 });
