@@ -3,7 +3,7 @@
  * ignored) or containment, best first.
  *
  * @example
- * didYouMean("Parsr", ["Parser", "Printer", "parse"]) // ["Parser", "parse"]
+ * didYouMean("Parsr", ["Parser", "Printer", "parse"]) // ["parse", "Parser"] (both one edit away; the shorter first)
  */
 export function didYouMean(target: string, names: Iterable<string>, limit = 5): string[] {
   const wanted = target.toLowerCase();
@@ -17,7 +17,8 @@ export function didYouMean(target: string, names: Iterable<string>, limit = 5): 
     const last = lower.slice(lower.lastIndexOf(".") + 1);
     let score = Infinity;
     if (lower === wanted || last === wanted) score = 0;
-    else if (wanted.length >= 3 && (lower.includes(wanted) || wanted.includes(last))) score = 0.5 + Math.abs(lower.length - wanted.length) / 100;
+    // A short last segment inside the query ("run" in "runSesion") says little: it must cover half of it.
+    else if (wanted.length >= 3 && (lower.includes(wanted) || (wanted.includes(last) && last.length * 2 >= wanted.length))) score = 0.5 + Math.abs(lower.length - wanted.length) / 100;
     if (score > threshold) {
       for (const candidate of last === lower ? [lower] : [lower, last]) {
         if (Math.abs(candidate.length - wanted.length) > threshold) continue;
