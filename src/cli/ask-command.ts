@@ -1,15 +1,14 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { runSession } from "../session/run-session.ts";
 import type { SessionResult } from "../session/session-result.ts";
 import { buildModel } from "./build-model.ts";
-import { CliError } from "./cli-error.ts";
-import { readAll, type CliIo } from "./cli-io.ts";
+import type { CliIo } from "./cli-io.ts";
 import { exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
 import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
+import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
 
 /** The JSON `ask --json` prints (and `ask` prints when stdout is not a terminal). */
@@ -96,14 +95,4 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
     io.stderr.write(`rlmkit: ${reason.replace(/\s*\n\s*/g, " ")}\n`);
   }
   return exitCodeForStatus(result.status);
-}
-
-async function readContext(file: string, io: CliIo): Promise<string> {
-  if (file === "-") return readAll(io.stdin);
-  try {
-    return readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === "ENOENT" ? `context file not found: ${file}` : `cannot read context file ${file} (${code ?? (error as Error).message})`, { cause: error });
-  }
 }

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { replaySession } from "../replay/replay-session.ts";
+import { NO_CONTEXT_DESCRIPTION } from "../session/describe-context.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { readTrace } from "../view/read-trace.ts";
 import { renderTraceHtml } from "../view/render-trace-html.ts";
@@ -11,9 +12,8 @@ import { EXIT_NOT_REPRODUCED, EXIT_OK, exitCodeForStatus } from "./exit-codes.ts
 import type { NavTools } from "../nav/index.ts";
 import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
+import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
-
-const NO_CONTEXT_PREFIX = "There is no `context` variable";
 
 /** Registers `rlmkit replay TRACE.jsonl`. */
 export function registerReplayCommand(program: Command, io: CliIo, done: (code: number) => void): void {
@@ -22,7 +22,7 @@ export function registerReplayCommand(program: Command, io: CliIo, done: (code: 
     .description("re-run a recorded session with the model replies from its trace (no network) and check it reproduces the answer")
     .argument("<trace>", "a JSONL trace written by `ask --trace` or runSession({ tracePath })")
     .option("--repo <dir>", "repository for the navigation tools, when the session used them", ".")
-    .option("--context <file>", "the input the recorded session had as `context` (traces keep only its description)")
+    .option("--context <file>", "the input the recorded session had as `context`, a file or - for stdin (traces keep only its description)")
     .option("--view <file>", "also write the replayed session as an HTML page")
     .option("--trace <file>", "write the replayed session's events to this JSONL file")
     .option("--json", "print only the outcome as JSON")
@@ -41,9 +41,9 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
   const { events } = parsed;
   const start = events.find((event): event is Extract<SessionEvent, { type: "session_start" }> => event.type === "session_start" && (event.depth ?? 0) === 0);
   if (!start) throw new CliError(`${tracePath} has no root session_start event; is it a trace written by rlmkit?`);
-  const hadContext = !start.context.startsWith(NO_CONTEXT_PREFIX);
+  const hadContext = start.context !== NO_CONTEXT_DESCRIPTION;
   if (hadContext && options.context === undefined) throw new CliError("the recorded session had a `context` input, which traces do not keep; pass the same input with --context FILE");
-  const context = options.context !== undefined ? readContextFile(options.context, io.cwd) : undefined;
+  const context = options.context !== undefined ? await readContext(options.context, io) : undefined;
   let repo: string | undefined;
   let nav: NavTools | undefined;
   if (start.tools.some((name) => name.startsWith("nav_"))) {
@@ -89,12 +89,4 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
   }
   if (!outcome.reproduced) return EXIT_NOT_REPRODUCED;
   return result.status === "final" ? EXIT_OK : exitCodeForStatus(result.status);
-}
-
-function readContextFile(file: string, cwd: string): string {
-  try {
-    return readFileSync(resolve(cwd, file), "utf8");
-  } catch (error) {
-    throw new CliError(`context file not found or unreadable: ${file}`, { cause: error });
-  }
 }

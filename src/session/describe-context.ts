@@ -1,8 +1,11 @@
 import type { JsonValue } from "../tools/json-schema.ts";
 
+/** How the system prompt (and the trace's `session_start`) describes a session without `context`. */
+export const NO_CONTEXT_DESCRIPTION = "There is no `context` variable in this session; use the tools to find what you need.";
+
 /** A short description of the `context` variable for the system prompt: its type, size and a peek. */
 export function describeContext(context: JsonValue | undefined): string {
-  if (context === undefined) return "There is no `context` variable in this session; use the tools to find what you need.";
+  if (context === undefined) return NO_CONTEXT_DESCRIPTION;
   if (typeof context === "string") {
     const lines = context.length === 0 ? 0 : context.split("\n").length;
     const peek = context.slice(0, 300).replace(/```/g, "'''");

@@ -55,6 +55,9 @@ describe("rlmkit replay", () => {
     const withIt = await runCli(["replay", contextTrace, "--context", join(repo, "input.txt"), "--json"]);
     expect(withIt.code).toBe(0);
     expect(JSON.parse(withIt.stdout)).toMatchObject({ reproduced: true, answer: 12 });
+    const fromStdin = await runCli(["replay", contextTrace, "--context", "-", "--json"], { input: "twelve chars" });
+    expect(fromStdin.code).toBe(0);
+    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ reproduced: true, answer: 12 });
   });
 
   test.each([
