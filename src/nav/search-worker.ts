@@ -121,9 +121,21 @@ function load(file: SearchFile): CachedText {
 // Finds `needle` in `haystack` (the text, or its lower-cased copy of equal length); one match per line.
 function searchLiteral(path: string, text: string, haystack: string, needle: string, matches: RawMatch[], wanted: number): void {
   if (needle.length === 0) return;
+  collectLineMatches(path, text, matches, wanted, (from) => haystack.indexOf(needle, from));
+}
+
+function searchRegex(path: string, text: string, pattern: RegExp, matches: RawMatch[], wanted: number): void {
+  collectLineMatches(path, text, matches, wanted, (from) => {
+    pattern.lastIndex = from;
+    return pattern.exec(text)?.index ?? -1;
+  });
+}
+
+// Pushes the first match of each line: `find(from)` is the next match position at or after `from`, or -1.
+function collectLineMatches(path: string, text: string, matches: RawMatch[], wanted: number, find: (from: number) => number): void {
   let line = 1;
   let lineStart = 0;
-  let position = haystack.indexOf(needle);
+  let position = find(0);
   while (position !== -1 && matches.length < wanted) {
     for (let newline = text.indexOf("\n", lineStart); newline !== -1 && newline < position; newline = text.indexOf("\n", lineStart)) {
       line++;
@@ -132,26 +144,7 @@ function searchLiteral(path: string, text: string, haystack: string, needle: str
     const lineEnd = endOfLine(text, lineStart);
     matches.push({ path, line, column: position - lineStart + 1, text: lineText(text, lineStart, lineEnd, position) });
     if (lineEnd >= text.length) break;
-    position = haystack.indexOf(needle, lineEnd + 1);
-  }
-}
-
-function searchRegex(path: string, text: string, pattern: RegExp, matches: RawMatch[], wanted: number): void {
-  let line = 1;
-  let lineStart = 0;
-  pattern.lastIndex = 0;
-  while (matches.length < wanted) {
-    const match = pattern.exec(text);
-    if (!match) break;
-    const position = match.index;
-    for (let newline = text.indexOf("\n", lineStart); newline !== -1 && newline < position; newline = text.indexOf("\n", lineStart)) {
-      line++;
-      lineStart = newline + 1;
-    }
-    const lineEnd = endOfLine(text, lineStart);
-    matches.push({ path, line, column: position - lineStart + 1, text: lineText(text, lineStart, lineEnd, position) });
-    if (lineEnd >= text.length) break;
-    pattern.lastIndex = lineEnd + 1;
+    position = find(lineEnd + 1);
   }
 }
 
