@@ -50,7 +50,8 @@ function shortArgs(args: readonly unknown[]): string {
 
 function lineCount(output: string): string {
   if (output === "") return "nothing";
-  const lines = output.split("\n").length;
+  // Each print ends its line with "\n"; that last newline does not start another line.
+  const lines = output.replace(/\n$/, "").split("\n").length;
   return `${lines} line${lines === 1 ? "" : "s"}`;
 }
 

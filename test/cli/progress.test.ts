@@ -14,6 +14,8 @@ describe("describeEvent: the last action in a few words", () => {
     { label: "long arguments are cut", input: { type: "tool_call", iteration: 1, index: 0, tool: "t", args: ["a".repeat(80)], line: 1, durationMs: 1 }, expected: `t("${"a".repeat(44)}...)` },
     { label: "a block's runtime error", input: { type: "sandbox_result", iteration: 2, index: 1, output: "", outputTruncated: false, error: { kind: "runtime", name: "TypeError", message: "x" }, reset: false, durationMs: 1 }, expected: "block 2 failed: TypeError" },
     { label: "a block's output", input: { type: "sandbox_result", iteration: 2, index: 0, output: "a\nb", outputTruncated: false, reset: false, durationMs: 1 }, expected: "block 1 printed 2 lines" },
+    { label: "printed lines, each ended by a newline", input: { type: "sandbox_result", iteration: 2, index: 0, output: "a\nb\n", outputTruncated: false, reset: false, durationMs: 1 }, expected: "block 1 printed 2 lines" },
+    { label: "one empty printed line", input: { type: "sandbox_result", iteration: 2, index: 0, output: "\n", outputTruncated: false, reset: false, durationMs: 1 }, expected: "block 1 printed 1 line" },
     { label: "a sub-call in a child session", input: { type: "subcall_start", depth: 1, iteration: 1, subcallId: "x", kind: "llm", model: "small", callDepth: 2, promptChars: 10 }, expected: "sub-call 1: llm_query → small" },
     { label: "the root's session_start (nothing to say)", input: { type: "session_start", question: "q", model: "m", context: "", tools: [], maxIterations: 20 }, expected: undefined },
   ])("$label", ({ input, expected }) => {
