@@ -109,7 +109,8 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       throw new TypeErrorOf("FINAL needs a value: call FINAL(answer) with a string or any JSON value (FINAL(\"\") is a valid empty answer).");
     }
     if (!finished) {
-      hostFinal(toJson(args[0], "FINAL"));
+      const refused = hostFinal(toJson(args[0], "FINAL"));
+      if (typeof refused === "string") throw new TypeErrorOf(refused);
       finished = true;
     }
     throw FINAL_SIGNAL;

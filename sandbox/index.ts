@@ -5,6 +5,7 @@ export {
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,
   DEFAULT_TIMEOUT_MS,
+  MAX_VALUE_DEPTH,
   type ExecutionError,
   type ExecutionErrorKind,
   type ExecutionResult,

@@ -4,6 +4,7 @@ import {
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,
   DEFAULT_TIMEOUT_MS,
+  MAX_VALUE_DEPTH,
   type ExecutionError,
   type ExecutionResult,
   type GuestValue,
@@ -339,22 +340,27 @@ class IsolateSandbox implements Sandbox {
     return true;
   }
 
-  #onFinal(json: unknown): void {
+  /** Records the block's answer; returns why it is refused, if it is (the guest's FINAL then throws it). */
+  #onFinal(json: unknown): string | undefined {
     const block = this.#block;
-    if (!block || block.final || typeof json !== "string") return;
+    if (!block || block.final || typeof json !== "string") return undefined;
+    if (tooDeep(json)) return `FINAL needs a JSON value nested at most ${MAX_VALUE_DEPTH} levels deep; flatten it or answer with a string.`;
     block.final = { value: JSON.parse(json) as GuestValue };
+    return undefined;
   }
 
   /** Why a host call from the guest is refused right now, if it is. */
-  #refuse(name: unknown): string | undefined {
+  #refuse(name: unknown, args: unknown): string | undefined {
     if (!this.#block) return "host functions can only be called while a block runs";
     if (this.#block.final) return "FINAL was already called; this block can no longer call host functions";
     if (typeof name !== "string" || !this.#functions.has(name)) return `${String(name)} is not available`;
+    // The arguments array itself is one level.
+    if (typeof args === "string" && tooDeep(args, MAX_VALUE_DEPTH + 1)) return `${name}: arguments nested more than ${MAX_VALUE_DEPTH} levels deep are refused`;
     return undefined;
   }
 
   #callSync(name: unknown, args: unknown): string {
-    const refused = this.#refuse(name);
+    const refused = this.#refuse(name, args);
     if (refused) return replyError(new Error(refused));
     try {
       return reply(this.#functions.get(name as string)!.fn(...parseArguments(args)));
@@ -364,7 +370,7 @@ class IsolateSandbox implements Sandbox {
   }
 
   async #callAsync(live: Live, name: unknown, args: unknown, id: unknown): Promise<void> {
-    const refused = this.#refuse(name);
+    const refused = this.#refuse(name, args);
     if (typeof id !== "number") return;
     if (refused) {
       this.#settle(live, id, replyError(new Error(refused)));
@@ -397,6 +403,23 @@ class IsolateSandbox implements Sandbox {
       .finally(() => live.settling.delete(settling));
     live.settling.add(settling);
   }
+}
+
+/** True when JSON text nests arrays and objects deeper than `limit`; one linear pass, brackets inside strings ignored. */
+function tooDeep(json: string, limit = MAX_VALUE_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < json.length; index++) {
+    const char = json.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
 }
 
 function parseArguments(args: unknown): GuestValue[] {

@@ -6,6 +6,12 @@ export const DEFAULT_MEMORY_LIMIT_MB = 128;
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 /** Default cap on the total time one block may wait on exposed async host functions. */
 export const DEFAULT_MAX_HOST_WAIT_MS = 600_000;
+/**
+ * Deepest nesting of arrays and objects a value may have to leave the guest (a FINAL
+ * answer, the arguments of a host function). Deeper values are refused in the block:
+ * host code that serializes or walks them (traces, events) would overflow its stack.
+ */
+export const MAX_VALUE_DEPTH = 256;
 
 /** Limits for one sandbox. Every limit is enforced by the host. */
 export interface SandboxOptions {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test as base } from "vitest";
-import { createIsolateSandbox, type ExecutionResult, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
+import { createIsolateSandbox, MAX_VALUE_DEPTH, type ExecutionResult, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
 
 const TIMEOUT_MS = 400;
 const opened: Sandbox[] = [];
@@ -373,6 +373,39 @@ describe("memory limit", () => {
     // The guest still has its own memory budget on top of the context.
     const work = await sandbox.execute("const words = context.slice(0, 1e6).split(''); FINAL(words.length)");
     expect(work.final).toEqual({ value: 1e6 });
+  });
+});
+
+describe("values nested too deeply to cross the boundary", () => {
+  const nest = (levels: number) => `let v = []; for (let i = 0; i < ${levels}; i++) v = [v];`;
+
+  test.for([
+    { label: "FINAL", code: `${nest(MAX_VALUE_DEPTH)} FINAL(v)`, message: `FINAL needs a JSON value nested at most ${MAX_VALUE_DEPTH} levels deep` },
+    { label: "FINAL_VAR", code: `${nest(5000)} FINAL_VAR("v")`, message: `FINAL needs a JSON value nested at most ${MAX_VALUE_DEPTH} levels deep` },
+    { label: "a sync host function", code: `${nest(5000)} take(v)`, message: `take: arguments nested more than ${MAX_VALUE_DEPTH} levels deep are refused` },
+    { label: "an async host function", code: `${nest(5000)} await takeAsync(v)`, message: `takeAsync: arguments nested more than ${MAX_VALUE_DEPTH} levels deep are refused` },
+  ])("$label refuses them in the block, and the host never receives them", async ({ code, message }, { sandbox }) => {
+    const received: unknown[] = [];
+    await sandbox.exposeFunction("take", (value) => {
+      received.push(value);
+      return null;
+    });
+    await sandbox.exposeFunction("takeAsync", async (value) => {
+      received.push(value);
+      return null;
+    }, { async: true });
+    const result = await sandbox.execute(code);
+    expect(result.final).toBeUndefined();
+    expect(result.error).toMatchObject({ kind: "runtime", message: expect.stringContaining(message) });
+    expect(received).toEqual([]);
+  });
+
+  test("a value exactly at the limit, with brackets inside its strings, crosses", async ({ sandbox }) => {
+    const result = await sandbox.execute(`${nest(MAX_VALUE_DEPTH - 2)} FINAL([v, "[[[[{{{{", "\\\"[["])`);
+    expect(result.error).toBeUndefined();
+    let depth = 0;
+    for (let value = result.final?.value; Array.isArray(value); value = value[0]) depth++;
+    expect(depth).toBe(MAX_VALUE_DEPTH);
   });
 });
 
