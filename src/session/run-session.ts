@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createIsolateSandbox, DEFAULT_MAX_OUTPUT_CHARS, parseGuest, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
+import { createIsolateSandbox, DEFAULT_MAX_OUTPUT_CHARS, parseGuest, redactHostPaths, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
 import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -339,6 +339,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     return finish("error", { error: message });
   } finally {
     clearTimeout(timer);
+    // Sub-calls the guest started without awaiting them (an llm_query, a whole rlm_query child) end with the session.
+    if (!controller.signal.aborted) controller.abort(new SessionEnded());
     sandbox?.dispose();
     if (ownsNav) await nav?.close().catch(() => undefined);
   }
@@ -372,7 +374,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
           value = (await tool.handler(checked.args, { sessionId, signal: controller.signal })) ?? null;
           JSON.stringify(value);
         } catch (error) {
-          failure = `${call.tool} failed at line ${call.line} (${argsPreview}): ${(error as Error)?.message ?? error}. Hint: check the arguments against ${toolSignature(tool)}.`;
+          failure = `${call.tool} failed at line ${call.line} (${argsPreview}): ${redactHostPaths(String((error as Error)?.message ?? error))}. Hint: check the arguments against ${toolSignature(tool)}.`;
         }
       }
       if (failure !== undefined || value === undefined) {
@@ -381,7 +383,14 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       }
       const cut = truncateJson(value, maxToolResultChars);
       const name = `__rlm_${injectionTag}_${injected++}`;
-      await sandbox!.setGlobal(name, cut.value);
+      try {
+        await sandbox!.setGlobal(name, cut.value);
+      } catch {
+        // Guest code can block new globals (Object.preventExtensions(globalThis), a read-only accessor): a fault of the block, not of the session.
+        const refused = `${call.tool} at line ${call.line}: its result could not be handed to the sandbox, because earlier code made the global object refuse new names (e.g. Object.preventExtensions(globalThis) or a read-only property). Nothing in this block ran.`;
+        emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, durationMs: Math.round(now() - callStarted), error: refused });
+        return { index, code, unclosed, toolCalls, toolError: refused };
+      }
       names.push(name);
       toolCalls.push({ source: argsPreview, target: call.target, chars: cut.chars, truncated: cut.truncated, limitChars: maxToolResultChars });
       emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, injectedAs: name, resultChars: cut.chars, truncated: cut.truncated, durationMs: Math.round(now() - callStarted), result: cut.chars <= TRACE_RESULT_CHARS ? cut.value : undefined });
@@ -391,6 +400,13 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     const result = await raceAbort(sandbox!.execute(rewritten), controller.signal);
     emit({ type: "sandbox_result", iteration: iterations, index, output: result.output, outputTruncated: result.outputTruncated, ...(result.error ? { error: result.error } : {}), final: result.final !== undefined, reset: result.reset, durationMs: Math.round(result.durationMs) });
     return { index, code, unclosed, toolCalls, result };
+  }
+}
+
+class SessionEnded extends Error {
+  override readonly name = "SessionEnded";
+  constructor() {
+    super("the session has ended");
   }
 }
 
