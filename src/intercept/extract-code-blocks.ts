@@ -20,7 +20,10 @@ export interface ExtractedBlocks {
 
 const RUNNABLE = new Set(["js", "javascript", "repl", "jsx", "mjs"]);
 const MAYBE_RUNNABLE = new Set(["ts", "typescript"]);
-const OPENING = /^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)[^`]*$/;
+// Fence, then an info string without backticks. The language (its first word) is read
+// separately: one pattern with both would backtrack quadratically over long runs of spaces.
+const OPENING = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;
+const LANGUAGE = /^\s*([^\s`{]*)/;
 
 /**
  * Finds the fenced code blocks of a reply, following CommonMark's fence rules:
@@ -42,7 +45,7 @@ export function extractCodeBlocks(reply: string, parsesAsJs: (code: string) => b
       continue;
     }
     const fence = open[1];
-    const language = open[2].toLowerCase();
+    const language = LANGUAGE.exec(open[2])![1].toLowerCase();
     const body: string[] = [];
     let cursor = index + 1;
     let closed = false;

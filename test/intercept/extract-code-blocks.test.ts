@@ -28,6 +28,24 @@ describe("extractCodeBlocks", () => {
     expect(runnable[0]).toMatchObject({ code: "const x = 1\nprint(x)", unclosed: true, startLine: 2 });
   });
 
+  // A fence line with a long run of spaces made the opening pattern backtrack quadratically
+  // (minutes of blocked host for one line of a reply); it is one linear pass now.
+  test.each([
+    ["spaces then a backtick", "```" + " ".repeat(300_000) + "`"],
+    ["spaces then text then a backtick", "~~~" + " ".repeat(300_000) + "js `"],
+    ["tabs then a backtick", "```" + "\t".repeat(300_000) + "`"],
+  ])("a reply line of %s is not a fence and is read in one pass", (_label, line) => {
+    expect(extractCodeBlocks(`${line}\n\`\`\`js\nf()\n\`\`\``).runnable.map((block) => block.code)).toEqual(["f()"]);
+  });
+
+  test.each([
+    ["spaces before the language", "```   js  \ng()\n```", "js"],
+    ["an info string after the language", "```js title=x\ng()\n```", "js"],
+    ["a brace after the language", "```js{1,2}\ng()\n```", "js"],
+  ])("the language is read with %s", (_label, reply, language) => {
+    expect(extractCodeBlocks(reply).runnable.map((block) => block.language)).toEqual([language]);
+  });
+
   test("skipped fences are reported with their language", () => {
     const { skipped } = extractCodeBlocks("```python\nx\n```\n```\ny\n```");
     expect(skipped.map((block) => block.language)).toEqual(["python", ""]);
