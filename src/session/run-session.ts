@@ -137,6 +137,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     if (toolMap.has(tool.name)) throw new TypeError(`runSession: two tools are named '${tool.name}'.`);
     toolMap.set(tool.name, tool);
   }
+  const toolNames: ReadonlySet<string> = new Set(toolMap.keys());
   const parent = _internal.parent;
   const depth = parent?.depth ?? 0;
   const subcallsEnabled = subcalls ?? true;
@@ -353,7 +354,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   }
 
   async function runBlock(index: number, code: string, unclosed: boolean): Promise<BlockReport> {
-    const intercepted = interceptBlock(code, new Set(toolMap.keys()));
+    const intercepted = interceptBlock(code, toolNames);
     if (!intercepted.ok) {
       emit({ type: "intercept_rejected", iteration: iterations, index, problems: intercepted.problems });
       return { index, code, unclosed, problems: intercepted.problems, toolCalls: [] };
@@ -426,9 +427,6 @@ function parsesAsJavaScript(code: string): boolean {
   }
 }
 
-const CONTEXT_EXAMPLE = "```js\nprint(typeof context, context.length)\nprint(context.slice(0, 500))\n```\nThen, after reading the output:\n```js\nconst answer = \"...\";\nFINAL(answer)\n```";
-const NAV_EXAMPLE = "```js\nconst hits = nav_search(\"retry\")\nprint(hits.matches.slice(0, 10))\n```\nThen, after reading the output:\n```js\nconst source = nav_read(\"RetryPolicy.next\")\nprint(source.text)\n```\nand finally:\n```js\nFINAL(\"RetryPolicy.next (src/retry.ts:12-40) doubles the delay ...\")\n```";
-const NO_CONTEXT_EXAMPLE = "```js\nconst answer = \"...\";\nFINAL(answer)\n```";
 
 function renderSystemPrompt(template: string | undefined, contextText: string, tools: readonly Tool[], maxOutputChars: number, extraSections: string, hasContext: boolean, hasRepo: boolean): string {
   const toolsSection = tools.length === 0 ? "" : renderPrompt(loadPrompt("tools"), {
@@ -439,6 +437,7 @@ function renderSystemPrompt(template: string | undefined, contextText: string, t
     context_description: contextText,
     tools_section: toolsSection,
     extra_sections: extraSections,
-    example: hasContext ? CONTEXT_EXAMPLE : hasRepo ? NAV_EXAMPLE : NO_CONTEXT_EXAMPLE,
+    // The worked example fits the input: a context to look at, a repository to navigate, or neither.
+    example: loadPrompt(hasContext ? "example-context" : hasRepo ? "example-repo" : "example-plain").trimEnd(),
   });
 }
