@@ -2,7 +2,7 @@ import type { SessionEvent } from "../session/events.ts";
 
 /**
  * Says in a few words what an event means for a person watching, e.g.
- * `model replied (412 tokens)`, `nav_search("retry")`, `block 1 failed: TypeError`.
+ * `model replied in 0.9 s`, `nav_search("retry")`, `block 1 failed: TypeError`.
  * Returns undefined for events not worth a progress line.
  */
 export function describeEvent(event: SessionEvent): string | undefined {
@@ -11,7 +11,7 @@ export function describeEvent(event: SessionEvent): string | undefined {
     case "session_start":
       return event.depth > 0 ? `${sub}started (${event.model})` : undefined;
     case "model_call":
-      return `${sub}model replied (${(event.promptTokens + event.completionTokens).toLocaleString("en-US")} tokens)`;
+      return `${sub}model replied in ${(event.durationMs / 1000).toFixed(1)} s`;
     case "code_block":
       return `${sub}running block ${event.index + 1}`;
     case "intercept_rejected":

@@ -8,7 +8,7 @@ const event = (fields: Record<string, unknown>): SessionEvent => ({ ...base, ...
 
 describe("describeEvent: the last action in a few words", () => {
   test.each([
-    { label: "a model reply", input: { type: "model_call", iteration: 1, promptTokens: 400, completionTokens: 12, durationMs: 900 }, expected: "model replied (412 tokens)" },
+    { label: "a model reply", input: { type: "model_call", iteration: 1, promptTokens: 400, completionTokens: 12, durationMs: 900 }, expected: "model replied in 0.9 s" },
     { label: "an intercepted tool call", input: { type: "tool_call", iteration: 1, index: 0, tool: "nav_search", args: ["retry"], line: 1, resultChars: 1234, durationMs: 3 }, expected: 'nav_search("retry") → 1,234 chars' },
     { label: "a failed tool call", input: { type: "tool_call", iteration: 1, index: 0, tool: "nav_read", args: ["x"], line: 1, error: "no symbol", durationMs: 3 }, expected: 'nav_read("x") failed' },
     { label: "long arguments are cut", input: { type: "tool_call", iteration: 1, index: 0, tool: "t", args: ["a".repeat(80)], line: 1, durationMs: 1 }, expected: `t("${"a".repeat(44)}...)` },
@@ -39,7 +39,7 @@ describe("progress output", () => {
     reporter.onEvent(event({ type: "code_block", iteration: 1, index: 0, language: "js", code: "", unclosed: false }));
     reporter.onEvent(event({ type: "subcall_end", iteration: 1, subcallId: "a", kind: "llm", model: "small", callDepth: 1, promptTokens: 50, completionTokens: 5, costUsd: 0.0005, durationMs: 1, cached: false }));
     reporter.stop();
-    expect(written.split("\n")).toEqual(["  turn 1/5 · model replied (110 tokens) · 110 tokens · $0.0010 · 1.5 s", "  turn 1/5 · llm_query answered · 165 tokens · $0.0015 · 1.5 s", ""]);
+    expect(written.split("\n")).toEqual(["  turn 1/5 · model replied in 0.0 s · 110 tokens · $0.0010 · 1.5 s", "  turn 1/5 · llm_query answered · 165 tokens · $0.0015 · 1.5 s", ""]);
     expect(reporter.state).toMatchObject({ iteration: 1, tokens: 165 });
   });
 });
