@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     console.log(`cold index: ${fmt(coldMs)} for ${info.files} files, ${info.lines.toLocaleString("en-US")} lines, ${info.symbols.toLocaleString("en-US")} symbols (goal < 30 s)`);
     await cold.close();
 
-    const warm = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--warm", repo, cacheDir], { encoding: "utf8" });
+    const warm = spawnSync(process.execPath, [...(process.env.RLMKIT_BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.RLMKIT_BENCH_PROFILE] : []), fileURLToPath(import.meta.url), "--warm", repo, cacheDir], { encoding: "utf8" });
     if (warm.status !== 0) throw new Error(`warm start failed: ${warm.stderr}`);
     console.log(warm.stdout.trim());
 

@@ -5,37 +5,45 @@ import path from "node:path";
 import type { FileRecord } from "./file-analysis.ts";
 import type { NavSymbol } from "./symbol.ts";
 
-/** Bumped whenever extraction changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 2;
+/** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
+export const INDEX_CACHE_VERSION = 3;
 
-// On disk each file's symbols are a JSON string of their own, parsed only when that file's
-// symbols are first needed: a warm start parses little more than paths, sizes and counts.
-type StoredRecord = Omit<FileRecord, "symbols"> & { readonly symbols: string };
+// The cache is two files per root. `<hash>.json` holds every file's metadata (path, size,
+// mtime, language, lines, symbol count): small, so a warm start parses little. Beside it,
+// `<hash>.symbols` holds one line of JSON per file, in the same order, with that file's
+// symbols; it is read as bytes and each line is decoded and parsed only when that file's
+// symbols are first needed.
+type StoredRecord = Omit<FileRecord, "symbols">;
 
 interface CacheContents {
   readonly version: number;
   readonly maxFileBytes: number;
+  /** Byte length of the symbols file, so a pair written by two different runs is not trusted. */
+  readonly symbolsBytes: number;
   readonly files: StoredRecord[];
 }
 
-const rawSymbols = new WeakMap<FileRecord, string>();
+const NEWLINE = 0x0a;
+const rawSymbols = new WeakMap<FileRecord, () => string>();
 
-function hydrate(stored: StoredRecord): FileRecord {
-  const { symbols: raw, ...rest } = stored;
+function hydrate(stored: StoredRecord, raw: () => string): FileRecord {
   let parsed: NavSymbol[] | undefined;
-  const record = Object.defineProperty({ ...rest }, "symbols", {
+  const record = Object.defineProperty({ ...stored }, "symbols", {
     enumerable: true,
-    get: () => (parsed ??= JSON.parse(raw) as NavSymbol[]),
+    get: () => (parsed ??= JSON.parse(raw()) as NavSymbol[]),
   }) as FileRecord;
   rawSymbols.set(record, raw);
   return record;
 }
 
-function store(record: FileRecord): StoredRecord {
+function metadata(record: FileRecord): StoredRecord {
   const { symbols: _symbols, ...rest } = Object.getOwnPropertyDescriptors(record);
   void _symbols;
-  const plain = Object.fromEntries(Object.entries(rest).map(([key, descriptor]) => [key, descriptor.value])) as Omit<FileRecord, "symbols">;
-  return { ...plain, symbols: rawSymbols.get(record) ?? JSON.stringify(record.symbols) };
+  return Object.fromEntries(Object.entries(rest).map(([key, descriptor]) => [key, descriptor.value])) as StoredRecord;
+}
+
+function symbolsLine(record: FileRecord): string {
+  return rawSymbols.get(record)?.() ?? JSON.stringify(record.symbols);
 }
 
 /**
@@ -55,28 +63,51 @@ export function indexCacheFile(cacheDir: string, root: string): string {
   return path.join(cacheDir, `${createHash("sha256").update(root).digest("hex").slice(0, 20)}.json`);
 }
 
+/** The symbols file that goes with a cache file. */
+function symbolsFileOf(file: string): string {
+  return file.replace(/\.json$/, "") + ".symbols";
+}
+
 /** Reads cached file records keyed by path; an unreadable, old or mismatched cache reads as empty. */
 export async function readIndexCache(file: string, maxFileBytes: number): Promise<Map<string, FileRecord>> {
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
     if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files)) return new Map();
-    return new Map(contents.files.map((stored) => [stored.path, hydrate(stored)]));
+    const symbols = await fs.readFile(symbolsFileOf(file));
+    if (symbols.length !== contents.symbolsBytes) return new Map();
+    const records = new Map<string, FileRecord>();
+    let start = 0;
+    for (const stored of contents.files) {
+      const end = symbols.indexOf(NEWLINE, start);
+      if (end === -1) return new Map();
+      const line = symbols.subarray(start, end);
+      records.set(stored.path, hydrate(stored, () => line.toString("utf8")));
+      start = end + 1;
+    }
+    return start === symbols.length ? records : new Map();
   } catch {
     return new Map();
   }
 }
 
-/** Writes file records atomically (a temporary file, then a rename). Failures are ignored: the cache is an optimisation. */
+/** Writes file records (each file written to a temporary name, then renamed). Failures are ignored: the cache is an optimisation. */
 export async function writeIndexCache(file: string, maxFileBytes: number, records: Iterable<FileRecord>): Promise<boolean> {
-  const contents: CacheContents = { version: INDEX_CACHE_VERSION, maxFileBytes, files: [...records].map(store) };
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const list = [...records];
+  const symbols = Buffer.from(list.map((record) => `${symbolsLine(record)}\n`).join(""), "utf8");
+  const contents: CacheContents = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes: symbols.length, files: list.map(metadata) };
+  const suffix = `.${process.pid}.${Date.now()}.tmp`;
+  const symbolsFile = symbolsFileOf(file);
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(temporary, JSON.stringify(contents));
-    await fs.rename(temporary, file);
+    await fs.writeFile(symbolsFile + suffix, symbols);
+    await fs.writeFile(file + suffix, JSON.stringify(contents));
+    // Symbols first: a reader that sees the new metadata also sees its symbols (the byte count checks the pair).
+    await fs.rename(symbolsFile + suffix, symbolsFile);
+    await fs.rename(file + suffix, file);
     return true;
   } catch {
-    await fs.rm(temporary, { force: true }).catch(() => undefined);
+    await fs.rm(symbolsFile + suffix, { force: true }).catch(() => undefined);
+    await fs.rm(file + suffix, { force: true }).catch(() => undefined);
     return false;
   }
 }

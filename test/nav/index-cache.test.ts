@@ -22,14 +22,18 @@ describe("index cache across sessions", () => {
   test("a second session takes every file from the disk cache; a changed file alone is analysed again", async () => {
     const first = await createNavTools(repo.root, { cacheDir });
     const info = await first.info();
+    const outline = await first.outline("lib/util.js");
     await first.close();
     expect(first.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
     const cacheFiles = await fs.readdir(cacheDir);
-    expect(cacheFiles).toHaveLength(1);
+    // Metadata and symbols, side by side, named by a hash of the root.
+    expect(cacheFiles.sort()).toHaveLength(2);
     expect(cacheFiles[0]).toMatch(/^[0-9a-f]{20}\.json$/);
+    expect(cacheFiles[1]).toBe(cacheFiles[0].replace(/\.json$/, ".symbols"));
 
     const second = await createNavTools(repo.root, { cacheDir });
     expect(await second.info()).toEqual(info);
+    expect(await second.outline("lib/util.js")).toEqual(outline);
     expect(second.stats()).toEqual({ files: info.files, analyzed: 0, fromCache: info.files });
     await second.close();
 
@@ -62,5 +66,24 @@ describe("index cache across sessions", () => {
     const dir = defaultIndexCacheDir();
     expect(path.isAbsolute(dir)).toBe(true);
     expect(dir.endsWith(path.join("rlmkit", "nav"))).toBe(true);
+  });
+});
+
+describe("index cache integrity", () => {
+  test("a symbols file that does not match its metadata is ignored, and the index is rebuilt", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-pair-"));
+    try {
+      const first = await createNavTools(repo.root, { cacheDir: dir });
+      const info = await first.info();
+      await first.close();
+      const symbolsFile = (await fs.readdir(dir)).find((name) => name.endsWith(".symbols"))!;
+      await fs.appendFile(path.join(dir, symbolsFile), "[]\n");
+      const second = await createNavTools(repo.root, { cacheDir: dir });
+      expect(await second.info()).toEqual(info);
+      expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
+      await second.close();
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
