@@ -45,7 +45,8 @@ export function formatConfigTable(resolved: ResolvedConfig): string {
   const shown = rows.map((row) => ({ ...row, text: row.value === undefined ? "-" : typeof row.value === "string" ? row.value : JSON.stringify(row.value) }));
   const keyWidth = Math.max(...shown.map((row) => row.key.length));
   const valueWidth = Math.min(48, Math.max(...shown.map((row) => row.text.length)));
-  const lines = shown.map((row) => `${row.key.padEnd(keyWidth)}  ${row.text.padEnd(valueWidth)}  ${row.source}`);
+  // An unset value says what happens instead (its description names the fallback).
+  const lines = shown.map((row) => `${row.key.padEnd(keyWidth)}  ${row.text.padEnd(valueWidth)}  ${row.source === "unset" ? `unset: ${row.description}` : row.source}`);
   const header = resolved.file ? `config file: ${resolved.file}` : "config file: none (looked for rlmkit.config.json)";
   return [header, "", ...lines].join("\n");
 }
