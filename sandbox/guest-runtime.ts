@@ -150,14 +150,17 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   function makeHostFunction(name, isAsync) {
     if (!isAsync) return { [name]: (...args) => unwrap(hostCallSync(name, toJson(args, name))) }[name];
     // The host starts the call and later settles it by id, so several calls can be in flight at once.
+    // The error a failed call rejects with is made at the call, so its stack points at the guest's line.
     return {
-      [name]: (...args) =>
-        new PromiseOf((resolve, reject) => {
+      [name]: (...args) => {
+        const site = new ErrorOf();
+        return new PromiseOf((resolve, reject) => {
           const json = toJson(args, name);
           const id = ++nextCallId;
-          pending[id] = { resolve, reject };
+          pending[id] = { resolve, reject, site };
           hostCallStart(name, json, id);
-        }),
+        });
+      },
     }[name];
   }
 
@@ -185,7 +188,9 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       try {
         call.resolve(unwrap(json));
       } catch (error) {
-        call.reject(error);
+        call.site.name = error.name;
+        call.site.message = error.message;
+        call.reject(call.site);
       }
     },
     expose(name, isAsync) {

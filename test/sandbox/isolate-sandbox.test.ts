@@ -454,6 +454,18 @@ describe("exposed host functions", () => {
     expect(JSON.stringify(result.final)).not.toContain(process.cwd());
   });
 
+  test.for([
+    { label: "sync", async: false },
+    { label: "async", async: true },
+  ])("an uncaught $label host error points at the guest line that made the call", async ({ async }, { sandbox }) => {
+    const fail = () => {
+      throw new Error("no such chunk");
+    };
+    await sandbox.exposeFunction("broken", async ? async () => fail() : fail, { async });
+    const result = await sandbox.execute("const a = 1\n\nconst b = await broken(a)");
+    expect(result.error).toMatchObject({ kind: "runtime", name: "Error", message: "no such chunk", line: 3, column: 17 });
+  });
+
   test("several async calls are in flight at once", async ({ sandbox }) => {
     let active = 0;
     let peak = 0;
