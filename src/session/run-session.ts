@@ -367,30 +367,30 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       const argsPreview = call.source.length > 120 ? `${call.source.slice(0, 117)}...` : call.source;
       const checked = checkToolArguments(tool, call.args);
       let failure: string | undefined;
-      let value: JsonValue | undefined;
+      let cut: ReturnType<typeof truncateJson> | undefined;
       if (!checked.ok) {
         failure = `${call.tool} at line ${call.line}: ${checked.message}`;
       } else {
         try {
-          value = (await tool.handler(checked.args, { sessionId, signal: controller.signal })) ?? null;
-          JSON.stringify(value);
+          const value = (await tool.handler(checked.args, { sessionId, signal: controller.signal })) ?? null;
+          // Serializes the result once: measures it, cuts it to size, and throws here for a value that is not JSON.
+          cut = truncateJson(value, maxToolResultChars);
         } catch (error) {
           failure = `${call.tool} failed at line ${call.line} (${argsPreview}): ${redactHostPaths(String((error as Error)?.message ?? error))}. Hint: check the arguments against ${toolSignature(tool)}.`;
         }
       }
-      if (failure !== undefined || value === undefined) {
-        emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, durationMs: Math.round(now() - callStarted), error: failure });
-        return { index, code, unclosed, toolCalls, toolError: failure };
-      }
-      const cut = truncateJson(value, maxToolResultChars);
+      // A failed call fails the block before anything of it runs.
+      const fail = (message: string): BlockReport => {
+        emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, durationMs: Math.round(now() - callStarted), error: message });
+        return { index, code, unclosed, toolCalls, toolError: message };
+      };
+      if (failure !== undefined || cut === undefined) return fail(failure ?? `${call.tool} at line ${call.line}: no result`);
       const name = `__rlm_${injectionTag}_${injected++}`;
       try {
         await sandbox!.setGlobal(name, cut.value);
       } catch {
         // Guest code can block new globals (Object.preventExtensions(globalThis), a read-only accessor): a fault of the block, not of the session.
-        const refused = `${call.tool} at line ${call.line}: its result could not be handed to the sandbox, because earlier code made the global object refuse new names (e.g. Object.preventExtensions(globalThis) or a read-only property). Nothing in this block ran.`;
-        emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, durationMs: Math.round(now() - callStarted), error: refused });
-        return { index, code, unclosed, toolCalls, toolError: refused };
+        return fail(`${call.tool} at line ${call.line}: its result could not be handed to the sandbox, because earlier code made the global object refuse new names (e.g. Object.preventExtensions(globalThis) or a read-only property). Nothing in this block ran.`);
       }
       names.push(name);
       toolCalls.push({ source: argsPreview, target: call.target, chars: cut.chars, truncated: cut.truncated, limitChars: maxToolResultChars });
