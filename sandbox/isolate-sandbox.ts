@@ -116,12 +116,12 @@ class IsolateSandbox implements Sandbox {
 
   async defineStub(name: string, message: string): Promise<void> {
     this.#stubs.set(name, message);
-    await this.#alive().runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } });
+    await applyStub(this.#alive(), name, message);
   }
 
   async exposeFunction(name: string, fn: HostFunction, options: { readonly async?: boolean } = {}): Promise<void> {
     this.#functions.set(name, { fn, async: options.async === true });
-    await this.#alive().runtime.expose.apply(undefined, [name, options.async === true], { arguments: { copy: true } });
+    await applyExpose(this.#alive(), name, options.async === true);
   }
 
   async execute(code: string): Promise<ExecutionResult> {
@@ -197,21 +197,17 @@ class IsolateSandbox implements Sandbox {
       this.#block = undefined;
     }
 
+    // A stopped or lost isolate is replaced; a catastrophic OOM counts as memory even when the watchdog fired too.
     const stopped = watchdog.reason();
-    if (live.catastrophic) {
+    if (live.catastrophic || stopped || live.isolate.isDisposed) {
       await this.reset();
-      return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB and was stopped` }, true);
-    }
-    if (stopped) {
-      await this.reset();
-      const message =
-        stopped === "timeout"
-          ? `the block did not finish within ${this.#timeoutMs} ms and was stopped`
-          : `the block waited on host functions for more than ${this.#maxHostWaitMs} ms in total and was stopped`;
-      return finish({ kind: "timeout", name: "TimeoutError", message }, true);
-    }
-    if (live.isolate.isDisposed) {
-      await this.reset();
+      if (stopped && !live.catastrophic) {
+        const message =
+          stopped === "timeout"
+            ? `the block did not finish within ${this.#timeoutMs} ms and was stopped`
+            : `the block waited on host functions for more than ${this.#maxHostWaitMs} ms in total and was stopped`;
+        return finish({ kind: "timeout", name: "TimeoutError", message }, true);
+      }
       return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB and was stopped` }, true);
     }
     if (failure) {
@@ -257,8 +253,8 @@ class IsolateSandbox implements Sandbox {
     live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false };
     this.#live = live;
     for (const [name, { value }] of this.#persistent) await this.#set(live, name, value);
-    for (const [name, message] of this.#stubs) await entries.stub.apply(undefined, [name, message], { arguments: { copy: true } });
-    for (const [name, { async }] of this.#functions) await entries.expose.apply(undefined, [name, async], { arguments: { copy: true } });
+    for (const [name, message] of this.#stubs) await applyStub(live, name, message);
+    for (const [name, { async }] of this.#functions) await applyExpose(live, name, async);
   }
 
   dispose(): void {
@@ -406,6 +402,16 @@ class IsolateSandbox implements Sandbox {
 }
 
 /** True when JSON text nests arrays and objects deeper than `limit`; one linear pass, brackets inside strings ignored. */
+/** Defines a stub in one isolate (on creation, and again in every fresh isolate). */
+async function applyStub(live: Live, name: string, message: string): Promise<void> {
+  await live.runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } });
+}
+
+/** Exposes a host function in one isolate (on creation, and again in every fresh isolate). */
+async function applyExpose(live: Live, name: string, isAsync: boolean): Promise<void> {
+  await live.runtime.expose.apply(undefined, [name, isAsync], { arguments: { copy: true } });
+}
+
 function tooDeep(json: string, limit = MAX_VALUE_DEPTH): boolean {
   let depth = 0;
   let inString = false;

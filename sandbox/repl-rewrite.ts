@@ -80,7 +80,8 @@ export function parseGuest(code: string): Program {
  *
  * @throws GuestSyntaxError when the code does not parse.
  */
-export function toReplProgram(code: string, program: Program = parseGuest(code)): ReplProgram {
+export function toReplProgram(code: string): ReplProgram {
+  const program = parseGuest(code);
   const splice = new SourceSplice(code);
   const declared = new Set<string>();
   const published: string[] = [];
@@ -103,9 +104,12 @@ export function toReplProgram(code: string, program: Program = parseGuest(code))
   const prefix = `${names.length ? `var ${names.join(", ")};` : ""}(async (${GLOBAL_PARAM}) => {${publish}`;
   const body = splice.toString();
   const generated = `${prefix}${body}\n})`;
-  const generatedLineStarts = lineStarts(generated);
-  const originalLineStarts = lineStarts(code);
+  // Line tables are needed only to place an error, so they are built on the first call.
+  let generatedLineStarts: number[] | undefined;
+  let originalLineStarts: number[] | undefined;
   const toOriginal = (line: number, column: number): { line: number; column: number } | undefined => {
+    generatedLineStarts ??= lineStarts(generated);
+    originalLineStarts ??= lineStarts(code);
     if (line < 1 || line > generatedLineStarts.length) return undefined;
     const bodyOffset = generatedLineStarts[line - 1] + column - 1 - prefix.length;
     if (bodyOffset > body.length) return undefined;

@@ -40,7 +40,8 @@ export function extractCodeBlocks(reply: string, parsesAsJs: (code: string) => b
   let index = 0;
   while (index < lines.length) {
     const open = OPENING.exec(lines[index]);
-    if (!open || (open[1][0] === "`" && /`/.test(lines[index].slice(lines[index].indexOf(open[1]) + open[1].length)))) {
+    // OPENING refuses a backtick in the info string, so "use ```js``` fences" in prose opens nothing.
+    if (!open) {
       index++;
       continue;
     }

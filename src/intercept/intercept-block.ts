@@ -31,7 +31,7 @@ export interface InterceptProblem {
 
 /** The outcome of checking one block. */
 export type InterceptResult =
-  | { readonly ok: true; readonly calls: readonly InterceptedCall[]; readonly program: Program }
+  | { readonly ok: true; readonly calls: readonly InterceptedCall[] }
   | { readonly ok: false; readonly problems: readonly InterceptProblem[] };
 
 /** The one sentence every rejection ends with. */
@@ -146,7 +146,7 @@ export function interceptBlock(code: string, toolNames: ReadonlySet<string>): In
     problems.sort((a, b) => a.line - b.line || a.column - b.column);
     return { ok: false, problems };
   }
-  return { ok: true, calls, program };
+  return { ok: true, calls };
 }
 
 /**

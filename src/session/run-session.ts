@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createIsolateSandbox, DEFAULT_MAX_OUTPUT_CHARS, parseGuest, redactHostPaths, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
+import { createIsolateSandbox, DEFAULT_MAX_OUTPUT_CHARS, parseGuest, redactHostPaths, type Sandbox, type SandboxOptions, RESERVED_PREFIX } from "../../sandbox/index.ts";
 import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -365,27 +365,22 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       const tool = toolMap.get(call.tool)!;
       const callStarted = now();
       const argsPreview = call.source.length > 120 ? `${call.source.slice(0, 117)}...` : call.source;
-      const checked = checkToolArguments(tool, call.args);
-      let failure: string | undefined;
-      let cut: ReturnType<typeof truncateJson> | undefined;
-      if (!checked.ok) {
-        failure = `${call.tool} at line ${call.line}: ${checked.message}`;
-      } else {
-        try {
-          const value = (await tool.handler(checked.args, { sessionId, signal: controller.signal })) ?? null;
-          // Serializes the result once: measures it, cuts it to size, and throws here for a value that is not JSON.
-          cut = truncateJson(value, maxToolResultChars);
-        } catch (error) {
-          failure = `${call.tool} failed at line ${call.line} (${argsPreview}): ${redactHostPaths(String((error as Error)?.message ?? error))}. Hint: check the arguments against ${toolSignature(tool)}.`;
-        }
-      }
       // A failed call fails the block before anything of it runs.
       const fail = (message: string): BlockReport => {
         emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, durationMs: Math.round(now() - callStarted), error: message });
         return { index, code, unclosed, toolCalls, toolError: message };
       };
-      if (failure !== undefined || cut === undefined) return fail(failure ?? `${call.tool} at line ${call.line}: no result`);
-      const name = `__rlm_${injectionTag}_${injected++}`;
+      const checked = checkToolArguments(tool, call.args);
+      if (!checked.ok) return fail(`${call.tool} at line ${call.line}: ${checked.message}`);
+      let cut: ReturnType<typeof truncateJson>;
+      try {
+        const value = (await tool.handler(checked.args, { sessionId, signal: controller.signal })) ?? null;
+        // Serializes the result once: measures it, cuts it to size, and throws here for a value that is not JSON.
+        cut = truncateJson(value, maxToolResultChars);
+      } catch (error) {
+        return fail(`${call.tool} failed at line ${call.line} (${argsPreview}): ${redactHostPaths(String((error as Error)?.message ?? error))}. Hint: check the arguments against ${toolSignature(tool)}.`);
+      }
+      const name = `${RESERVED_PREFIX}_${injectionTag}_${injected++}`;
       try {
         await sandbox!.setGlobal(name, cut.value);
       } catch {

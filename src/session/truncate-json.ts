@@ -8,12 +8,12 @@ import type { JsonValue } from "../tools/json-schema.ts";
 export function truncateJson(value: JsonValue, maxChars: number): { value: JsonValue; truncated: boolean; chars: number } {
   const chars = JSON.stringify(value).length;
   if (chars <= maxChars) return { value, truncated: false, chars };
-  const shrunk = shrink(value, maxChars);
+  const shrunk = shrink(value, maxChars, chars);
   return { value: shrunk, truncated: true, chars };
 }
 
-function shrink(value: JsonValue, budget: number): JsonValue {
-  const size = JSON.stringify(value).length;
+/** `size` is the value's serialized length, when the caller has already measured it. */
+function shrink(value: JsonValue, budget: number, size = JSON.stringify(value).length): JsonValue {
   if (size <= budget) return value;
   if (typeof value === "string") {
     const notice = `… [cut: ${value.length} characters in all]`;
@@ -42,7 +42,7 @@ function shrink(value: JsonValue, budget: number): JsonValue {
         if (fieldSize > largestSize) [largest, largestSize] = [key, fieldSize];
       }
       if (largestSize <= 2) break;
-      copy[largest] = shrink(copy[largest], Math.max(0, largestSize - (total - budget) - 8));
+      copy[largest] = shrink(copy[largest], Math.max(0, largestSize - (total - budget) - 8), largestSize);
     }
     return copy;
   }

@@ -1,3 +1,4 @@
+import { RESERVED_PREFIX } from "../../sandbox/index.ts";
 import type { Tool } from "./tool.ts";
 import type { ToolParameters } from "./json-schema.ts";
 
@@ -19,8 +20,8 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   if (typeof tool.name !== "string" || !IDENTIFIER.test(tool.name)) {
     throw new TypeError(`defineTool: name ${JSON.stringify(tool.name)} is not a JavaScript identifier; use letters, digits, _ or $.`);
   }
-  if (tool.name.startsWith("__rlm")) {
-    throw new TypeError(`defineTool: name '${tool.name}' uses the reserved prefix '__rlm'.`);
+  if (tool.name.startsWith(RESERVED_PREFIX)) {
+    throw new TypeError(`defineTool: name '${tool.name}' uses the reserved prefix '${RESERVED_PREFIX}'.`);
   }
   const parameters: ToolParameters | undefined = tool.parameters;
   if (!parameters || parameters.type !== "object" || typeof parameters.properties !== "object" || parameters.properties === null) {
