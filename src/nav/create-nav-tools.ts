@@ -11,7 +11,7 @@ import { navRead } from "./nav-read.ts";
 import type { NavError, NavInfo, NavListing, NavOutline, NavReadOptions, NavReadResult, NavSearchOptions, NavSearchResult } from "./nav-results.ts";
 import { navSearch } from "./nav-search.ts";
 import { RepositoryIndex, type IndexStats } from "./repo-index.ts";
-import { TextSearchEngine, type SearchFile } from "./text-search.ts";
+import { TextSearchEngine } from "./text-search.ts";
 
 /** Files over this many bytes are listed but not read whole (1 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -84,13 +84,12 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
   }
   const index = new RepositoryIndex(root, { cacheDir, maxFileBytes });
   const engine = new TextSearchEngine(searchTimeoutMs);
-  let searchFiles: SearchFile[] | undefined;
   const context: NavContext = {
     index,
     engine,
     maxFileBytes,
     maxReadChars,
-    searchFiles: () => (searchFiles ??= index.files().map((file) => ({ ...file, absolute: index.absolute(file.path) }))),
+    searchFiles: () => index.searchFiles(),
   };
   const nav = {
     info: () => navInfo(context),

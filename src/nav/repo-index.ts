@@ -3,6 +3,7 @@ import path from "node:path";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
 import { indexCacheFile, readIndexCache, writeIndexCache } from "./index-cache.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
+import type { SearchFile } from "./text-search.ts";
 
 /** Options of {@link RepositoryIndex}. */
 export interface RepositoryIndexOptions {
@@ -42,6 +43,7 @@ export class RepositoryIndex {
   readonly #records = new Map<string, FileRecord>();
   readonly #pending = new Map<string, Promise<FileRecord>>();
   #all: Promise<FileRecord[]> | undefined;
+  #searchFiles: SearchFile[] | undefined;
   #dirty = false;
   #analyzed = 0;
   #fromCache = 0;
@@ -71,6 +73,15 @@ export class RepositoryIndex {
     return this.#ensureWalk().outsideLinks.has(relative);
   }
 
+  /**
+   * The files as the search worker needs them (with absolute paths). The list keeps
+   * its identity while nothing changes, and is rebuilt once a file is seen to change,
+   * so the worker re-reads that file instead of searching its old text.
+   */
+  searchFiles(): SearchFile[] {
+    return (this.#searchFiles ??= this.files().map((file) => ({ ...file, absolute: this.absolute(file.path) })));
+  }
+
   /** The absolute path of an indexed file. */
   absolute(relative: string): string {
     return path.join(this.root, ...relative.split("/"));
@@ -82,7 +93,10 @@ export class RepositoryIndex {
     const known = walk.files.get(relative);
     if (!known) return undefined;
     const current = this.#restat(relative, known);
-    if (current !== known) walk.files.set(relative, current);
+    if (current !== known) {
+      walk.files.set(relative, current);
+      this.#searchFiles = undefined;
+    }
     return this.#analyze(current);
   }
 

@@ -52,6 +52,8 @@ describe("index cache across sessions", () => {
   test("a file changed during a session is re-read on its next use", async () => {
     const nav = await createNavTools(repo.root, { cacheDir: false });
     expect(await nav.read("go/server.go:1")).toMatchObject({ text: "package server" });
+    // A search before the change must not leave the search worker on the old text.
+    expect(await nav.search("package server")).toMatchObject({ matches: [{ path: "go/server.go", line: 1 }] });
     const file = path.join(repo.root, "go", "server.go");
     const original = await fs.readFile(file, "utf8");
     await fs.writeFile(file, original.replace("package server", "package renamed"));
