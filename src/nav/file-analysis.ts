@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import { extractSymbols } from "./extract-symbols.ts";
+import { BINARY_SNIFF_BYTES, looksBinary } from "./file-rules.ts";
 import { detectLanguage, needsShebang } from "./languages.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import type { NavSymbol } from "./symbol.ts";
 
-/** Bytes inspected for NUL characters to decide that a file is binary. */
-export const BINARY_SNIFF_BYTES = 8000;
 
 /** What the index knows about one file. */
 export interface FileRecord {
@@ -35,7 +34,7 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
   const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs };
   if (file.size > maxFileBytes) {
     const head = readHead(absolute);
-    const binary = head.includes(0);
+    const binary = looksBinary(head);
     const language = binary ? undefined : detectLanguage(file.path, firstLine(head))?.language;
     return { ...base, ...(language ? { language } : {}), binary, large: true, lines: null, symbols: [], symbolCount: 0 };
   }
@@ -45,7 +44,7 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
   } catch {
     return { ...base, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
   }
-  if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+  if (looksBinary(buffer)) {
     return { ...base, binary: true, large: false, lines: null, symbols: [], symbolCount: 0 };
   }
   const text = buffer.toString("utf8");

@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { globMatcher } from "./file-rules.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import type { NavSymbol } from "./symbol.ts";
@@ -46,7 +46,7 @@ async function searchSymbols(
   request: { query: string; regex: boolean; caseSensitive: boolean; limit: number; maxFileBytes: number },
   glob: string | undefined,
 ): Promise<NavSearchResult | NavError> {
-  const isMatch = glob ? picomatch(glob, { dot: true, basename: !glob.includes("/") }) : undefined;
+  const isMatch = glob ? globMatcher(glob) : undefined;
   const entries: { path: string; symbol: NavSymbol }[] = [];
   for (const record of await context.index.records()) {
     if (isMatch && !isMatch(record.path)) continue;
@@ -74,14 +74,4 @@ function innermostByLine(symbols: readonly NavSymbol[]): (NavSymbol | undefined)
   }
   lineTables.set(symbols, table);
   return table;
-}
-
-/** The innermost symbol whose lines include `line`: the latest start, then the earliest end. */
-export function innermost(symbols: readonly NavSymbol[], line: number): NavSymbol | undefined {
-  let best: NavSymbol | undefined;
-  for (const symbol of symbols) {
-    if (symbol.startLine > line || symbol.endLine < line) continue;
-    if (!best || symbol.startLine > best.startLine || (symbol.startLine === best.startLine && symbol.endLine < best.endLine)) best = symbol;
-  }
-  return best;
 }

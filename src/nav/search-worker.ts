@@ -1,10 +1,9 @@
 // Runs text searches off the main thread so that a runaway regular expression
-// can be stopped by terminating this worker. Self-contained on purpose: it is
-// loaded by file URL, both from source (.ts) and from the build (.js).
+// can be stopped by terminating this worker. It is loaded by file URL, both from
+// source (.ts) and from the build (.js), so it imports only modules that stand alone.
 import fs from "node:fs";
 import { parentPort } from "node:worker_threads";
-import picomatch from "picomatch";
-
+import { globMatcher, looksBinary } from "./file-rules.ts";
 import type { SearchFile, TextSearchRequest } from "./text-search.ts";
 
 interface SearchRequest extends TextSearchRequest {
@@ -31,7 +30,6 @@ interface CachedText {
 
 const CACHE_BUDGET_CHARS = 512 * 1024 * 1024;
 const LINE_TEXT_MAX = 300;
-const SNIFF_BYTES = 8000;
 
 let files: SearchFile[] = [];
 const texts = new Map<string, CachedText>();
@@ -50,7 +48,7 @@ parentPort?.on("message", (request: SearchRequest) => {
 function search(request: SearchRequest): { matches: RawMatch[]; truncated: boolean; searchedFiles: number } {
   const matches: RawMatch[] = [];
   const wanted = request.limit + 1;
-  const isMatch = request.glob ? picomatch(request.glob, { dot: true, basename: !request.glob.includes("/") }) : undefined;
+  const isMatch = request.glob ? globMatcher(request.glob) : undefined;
   const pattern = request.regex
     ? new RegExp(request.query, request.caseSensitive ? "gm" : "gim")
     : undefined;
@@ -102,7 +100,7 @@ function load(file: SearchFile): CachedText {
   let text: string | null = null;
   try {
     const buffer = fs.readFileSync(file.absolute);
-    text = buffer.subarray(0, SNIFF_BYTES).includes(0) ? null : buffer.toString("utf8");
+    text = looksBinary(buffer) ? null : buffer.toString("utf8");
   } catch {
     text = null;
   }
