@@ -1,3 +1,4 @@
+import { editDistance } from "../util/edit-distance.ts";
 import { z } from "zod";
 import { CONFIG_KEYS, type ConfigKeyName, type ConfigValueKind } from "./config-keys.ts";
 
@@ -98,16 +99,4 @@ function closestKey(input: string): string | undefined {
     }
   }
   return bestDistance <= Math.max(2, Math.floor(input.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

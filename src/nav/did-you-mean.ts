@@ -1,3 +1,5 @@
+import { editDistance } from "../util/edit-distance.ts";
+
 /**
  * Picks the names closest to a misspelt one: small edit distance (case
  * ignored) or containment, best first.
@@ -29,21 +31,4 @@ export function didYouMean(target: string, names: Iterable<string>, limit = 5): 
   }
   scored.sort((a, b) => a.score - b.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
   return scored.slice(0, limit).map((entry) => entry.name);
-}
-
-// Levenshtein distance, giving up (returning limit + 1) once every cell of a row exceeds the limit.
-function editDistance(a: string, b: string, limit: number): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      rowMin = Math.min(rowMin, current[j]);
-    }
-    if (rowMin > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length];
 }
