@@ -1,8 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { runSession } from "../session/run-session.ts";
 import type { SessionResult } from "../session/session-result.ts";
-import { buildModel } from "./build-model.ts";
 import type { CliIo } from "./cli-io.ts";
 import { exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
@@ -42,6 +40,8 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   const repo = typeof options.repo === "string" ? resolveRepository(options.repo, io.cwd) : undefined;
   const { values: config } = configFromOptions(options, io, repo ?? io.cwd);
   const context = typeof options.context === "string" ? await readContext(options.context, io) : undefined;
+  // The session, the sandbox and the model client load only when a question is asked.
+  const [{ runSession }, { buildModel }] = await Promise.all([import("../session/run-session.ts"), import("./build-model.ts")]);
   const model = buildModel(config);
   const nav = repo ? await openNav(repo) : undefined;
   const json = options.json === true || !io.stdout.isTTY;

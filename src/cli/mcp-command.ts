@@ -1,7 +1,4 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
-import { createMcpServer } from "../mcp/create-mcp-server.ts";
-import { buildModel } from "./build-model.ts";
 import type { CliIo } from "./cli-io.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
 import { openNav } from "./nav-tools.ts";
@@ -22,6 +19,12 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string)
     const { values: config } = configFromOptions(options, io, repo);
     process.on("uncaughtException", (error) => io.stderr.write(`rlmkit mcp: unexpected error (still serving): ${error?.message ?? error}\n`));
     process.on("unhandledRejection", (error) => io.stderr.write(`rlmkit mcp: unexpected rejection (still serving): ${(error as Error)?.message ?? error}\n`));
+    // The MCP SDK, the session and the model client load only when the server starts.
+    const [{ StdioServerTransport }, { createMcpServer }, { buildModel }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+      import("../mcp/create-mcp-server.ts"),
+      import("./build-model.ts"),
+    ]);
     const server = createMcpServer({
       repo,
       version,

@@ -4,7 +4,7 @@ import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_ERROR, EXIT_OK } from "./exit-codes.ts";
 import { formatNavResult } from "./format-value.ts";
-import { isNavError } from "../nav/index.ts";
+import { isNavError } from "../nav/nav-results.ts";
 import { closeNavTools, loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
 

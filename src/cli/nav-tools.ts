@@ -1,4 +1,4 @@
-import { createNavTools, type NavTools } from "../nav/index.ts";
+import type { NavTools } from "../nav/index.ts";
 import type { Tool } from "../tools/tool.ts";
 import { CliError } from "./cli-error.ts";
 
@@ -20,6 +20,8 @@ export async function loadNavTools(repo: string): Promise<Tool[]> {
 export async function openNav(repo: string): Promise<NavTools> {
   let nav: NavTools;
   try {
+    // The index and its tree-sitter grammars load only when a repository is opened.
+    const { createNavTools } = await import("../nav/create-nav-tools.ts");
     nav = await createNavTools(repo);
   } catch (error) {
     throw new CliError(`cannot open the repository ${repo} for navigation: ${(error as Error).message}`, { cause: error });

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { replaySession } from "../replay/replay-session.ts";
 import { NO_CONTEXT_DESCRIPTION } from "../session/describe-context.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { readTrace } from "../view/read-trace.ts";
@@ -60,6 +59,7 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
   }
   const progress = human ? new ProgressReporter({ stream: io.stdout, mode: "log" }) : undefined;
   const replayed: SessionEvent[] = [];
+  const { replaySession } = await import("../replay/replay-session.ts");
   const outcome = await replaySession({
     events,
     ...(nav ? { repo: nav } : {}),

@@ -1,5 +1,5 @@
-import { DEFAULT_MAX_ITERATIONS } from "../session/run-session.ts";
-import { DEFAULT_BASE_URL } from "../model/openai-compatible-model.ts";
+import { DEFAULT_MAX_ITERATIONS } from "../session/session-defaults.ts";
+import { DEFAULT_BASE_URL } from "../model/model-defaults.ts";
 
 /** The kind of value a configuration key holds; drives parsing of environment variables and flags. */
 export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean";

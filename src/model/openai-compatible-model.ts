@@ -6,9 +6,9 @@ import { ModelCallError, type ModelCallFailure } from "./model-call-error.ts";
 import type { ModelClient, ModelRequest, ModelResponse, TokenUsage } from "./model-client.ts";
 import { ModelConfigurationError } from "./model-configuration-error.ts";
 import { retryDelayMs } from "./retry-delay.ts";
+import { DEFAULT_BASE_URL } from "./model-defaults.ts";
 
-/** Default base URL when neither `baseURL` nor `OPENAI_BASE_URL` is set. */
-export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export { DEFAULT_BASE_URL };
 /** Default time one request may take, streaming included: 120 s. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** Default number of retries after the first attempt: 3 (so at most 4 requests). */

@@ -21,9 +21,9 @@ import { priceCall, type PriceTable } from "../subcalls/price-table.ts";
 import { createSubcallFunctions, exposeSubcallFunctions, SUBCALL_FUNCTION_NAMES } from "../subcalls/subcall-functions.ts";
 import { renderSubcallSection } from "../subcalls/subcall-prompt.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
+import { DEFAULT_MAX_ITERATIONS } from "./session-defaults.ts";
 
-/** Default number of model turns. */
-export const DEFAULT_MAX_ITERATIONS = 20;
+export { DEFAULT_MAX_ITERATIONS };
 /** Default cap on one tool result, serialized. */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 1_000_000;
 /** Tool results up to this size are copied into the trace whole; larger ones only by size. */
