@@ -14,7 +14,6 @@ export function formatValue(value: unknown, indent = ""): string {
   return Object.entries(value as Record<string, unknown>)
     .map(([key, item]) => {
       if (isScalar(item)) return `${indent}${key}: ${scalar(item)}`;
-      if (typeof item === "string") return `${indent}${key}:\n${formatValue(item, `${indent}  `)}`;
       return `${indent}${key}:\n${formatValue(item, `${indent}  `)}`;
     })
     .join("\n");

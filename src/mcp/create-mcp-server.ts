@@ -9,6 +9,7 @@ import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
 import { checkToolArguments } from "../tools/tool-arguments.ts";
 import { resolveQueryPath } from "./resolve-query-path.ts";
+import { DEFAULT_MAX_ITERATIONS } from "../session/session-defaults.ts";
 
 /** Files larger than this are refused as `rlm_query` context: 50 MB. */
 export const MAX_CONTEXT_FILE_BYTES = 50 * 1024 * 1024;
@@ -140,7 +141,7 @@ export function createMcpServer({ repo, openRepository, createModel, createSubMo
       question: args.question,
       model,
       repo: nav,
-      maxIterations: args.maxIterations ?? defaults.maxIterations ?? 20,
+      maxIterations: args.maxIterations ?? defaults.maxIterations ?? DEFAULT_MAX_ITERATIONS,
       signal,
       ...(context !== undefined ? { context } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),

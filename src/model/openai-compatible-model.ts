@@ -112,7 +112,9 @@ export class OpenAICompatibleModel implements ModelClient {
         message: "No model name: pass --model (the `model` option) or set RLMKIT_MODEL, e.g. RLMKIT_MODEL=qwen2.5-coder:7b.",
       });
     }
-    const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(process.env.OPENAI_API_KEY) ?? (configuredBaseURL ? PLACEHOLDER_API_KEY : undefined);
+    // Only another server (a local one, say) may go without a key; the default endpoint named explicitly still needs one.
+    const otherServer = configuredBaseURL !== undefined && configuredBaseURL.replace(/\/+$/, "") !== DEFAULT_BASE_URL;
+    const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(process.env.OPENAI_API_KEY) ?? (otherServer ? PLACEHOLDER_API_KEY : undefined);
     if (apiKey === undefined) {
       throw new ModelConfigurationError({
         setting: "apiKey",

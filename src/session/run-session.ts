@@ -185,7 +185,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
 
   const controller = new AbortController();
   const abortFrom = (reason: unknown) => controller.abort(reason);
-  signal?.addEventListener("abort", () => abortFrom(signal.reason), { once: true });
+  const onCallerAbort = () => abortFrom(signal?.reason);
+  signal?.addEventListener("abort", onCallerAbort, { once: true });
   if (signal?.aborted) abortFrom(signal.reason);
   const timer = timeoutMs !== undefined ? setTimeout(() => abortFrom(new SessionTimeout(timeoutMs)), timeoutMs) : undefined;
 
@@ -340,6 +341,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     return finish("error", { error: message });
   } finally {
     clearTimeout(timer);
+    // A long-lived caller signal (one per process, say) must not collect a listener per session.
+    signal?.removeEventListener("abort", onCallerAbort);
     // Sub-calls the guest started without awaiting them (an llm_query, a whole rlm_query child) end with the session.
     if (!controller.signal.aborted) controller.abort(new SessionEnded());
     sandbox?.dispose();

@@ -68,6 +68,7 @@ describe("rlmkit ask failures: one line on stderr, no stack trace, exit 1", () =
   test.each([
     { label: "unreachable model server", args: ["ask", "q", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"], message: /^rlmkit: model call failed: Could not reach the model server at http:\/\/127\.0\.0\.1:9\/v1 .*--base-url/ },
     { label: "no model configured", args: ["ask", "q"], message: /^rlmkit: no model configured: pass --model NAME, set RLMKIT_MODEL/ },
+    { label: "no API key for the default OpenAI endpoint", args: ["ask", "q", "--model", "gpt-test"], message: /^rlmkit: No API key for https:\/\/api\.openai\.com\/v1: pass --api-key or set OPENAI_API_KEY/ },
     { label: "missing repository", args: ["ask", "q", "--model", "m", "--repo", "/nonexistent/rlmkit-repo"], message: /^rlmkit: repository not found: \/nonexistent\/rlmkit-repo/ },
     { label: "missing context file", args: ["ask", "q", "--model", "m", "--context", "/nonexistent/input.txt"], message: /^rlmkit: context file not found: \/nonexistent\/input.txt/ },
     { label: "unknown flag", args: ["ask", "q", "--frobnicate"], message: /^rlmkit: error: unknown option '--frobnicate'/ },

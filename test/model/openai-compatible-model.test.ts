@@ -295,6 +295,8 @@ describe("OpenAICompatibleModel configuration", () => {
     vi.stubEnv("OPENAI_BASE_URL", "");
     vi.stubEnv("OPENAI_API_KEY", "");
     expect(() => new OpenAICompatibleModel({ model: "gpt-test" })).toThrow(/No API key for https:\/\/api\.openai\.com\/v1/);
+    // The default endpoint given explicitly (as the CLI's configuration does) is still the default endpoint.
+    expect(() => new OpenAICompatibleModel({ model: "gpt-test", baseURL: "https://api.openai.com/v1/" })).toThrow(/No API key for https:\/\/api\.openai\.com\/v1/);
     expect(() => new OpenAICompatibleModel({ model: "local", baseURL: "http://127.0.0.1:1/v1" })).not.toThrow();
   });
 
