@@ -1,4 +1,5 @@
 import type { SessionEvent } from "../session/events.ts";
+import { clip } from "../util/clip.ts";
 
 /**
  * Says in a few words what an event means for a person watching, e.g.
@@ -45,7 +46,7 @@ export function describeEvent(event: SessionEvent): string | undefined {
 
 function shortArgs(args: readonly unknown[]): string {
   const text = args.map((arg) => JSON.stringify(arg) ?? "undefined").join(", ");
-  return text.length > 48 ? `${text.slice(0, 45)}...` : text;
+  return clip(text, 48);
 }
 
 function lineCount(output: string): string {
@@ -57,5 +58,5 @@ function lineCount(output: string): string {
 
 function firstLine(text: string): string {
   const line = text.split("\n")[0];
-  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+  return clip(line, 100);
 }

@@ -1,6 +1,7 @@
 import { editDistance } from "../util/edit-distance.ts";
 import { z } from "zod";
 import { CONFIG_KEYS, type ConfigKeyName, type ConfigValueKind } from "./config-keys.ts";
+import { clip } from "../util/clip.ts";
 
 /** A configuration value, as read from the file, the environment or a flag. */
 export type ConfigValue = string | number | boolean;
@@ -83,7 +84,7 @@ export function parseConfigText(kind: ConfigValueKind, text: string): { ok: true
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
+  if (typeof value === "string") return `the string ${JSON.stringify(clip(value, 40))}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }

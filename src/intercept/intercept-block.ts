@@ -3,6 +3,7 @@ import { generate } from "astring";
 import { walk } from "estree-walker";
 import { RESERVED_PREFIX, SourceSplice, parseGuest, GuestSyntaxError } from "../../sandbox/index.ts";
 import { literalValue } from "./literal-value.ts";
+import { clip } from "../util/clip.ts";
 
 /** One accepted tool call, in source order. */
 export interface InterceptedCall {
@@ -242,7 +243,7 @@ function lineBreaks(text: string): number {
 
 function preview(text: string): string {
   const flat = text.replace(/\s+/g, " ");
-  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+  return clip(flat, 80);
 }
 
 function problem(node: Node, message: string): InterceptProblem {

@@ -5,6 +5,7 @@ import type { SessionResult, SessionStatus } from "../session/session-result.ts"
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
 import { ReplayModel } from "./replay-model.ts";
+import { clip } from "../util/clip.ts";
 
 /** Options of {@link replaySession}. */
 export interface ReplaySessionOptions {
@@ -89,5 +90,5 @@ export async function replaySession({ events, repo, tools = [], context, onEvent
 
 function preview(json: string | undefined): string {
   if (json === undefined) return "no answer";
-  return json.length > 120 ? `${json.slice(0, 117)}...` : json;
+  return clip(json, 120);
 }

@@ -1,5 +1,6 @@
 import type { ExecutionResult } from "../../sandbox/index.ts";
 import type { InterceptProblem } from "../intercept/intercept-block.ts";
+import { clip } from "../util/clip.ts";
 
 /** The most characters of one error or problem message the model is shown; the rest is cut with a notice. */
 export const MAX_FEEDBACK_MESSAGE_CHARS = 4_000;
@@ -27,7 +28,7 @@ function formatBlock(report: BlockReport): string {
   if (report.problems) {
     lines.push(`not run — ${report.problems.length === 1 ? "1 problem" : `${report.problems.length} problems`}:`);
     for (const problem of report.problems) {
-      lines.push(`- line ${problem.line}, column ${problem.column}: ${clip(problem.message)}`);
+      lines.push(`- line ${problem.line}, column ${problem.column}: ${boundMessage(problem.message)}`);
       const source = sourceLine(report.code, problem.line);
       if (source !== undefined) lines.push(`    ${problem.line} | ${source}`);
     }
@@ -37,7 +38,7 @@ function formatBlock(report: BlockReport): string {
     lines.push(`${call.target} = ${call.source} → ${call.chars.toLocaleString("en-US")} characters of JSON${call.truncated ? ` (over the ${call.limitChars.toLocaleString("en-US")}-character limit: cut, see the … notices in the value)` : ""}`);
   }
   if (report.toolError) {
-    lines.push(`not run — ${clip(report.toolError)}`);
+    lines.push(`not run — ${boundMessage(report.toolError)}`);
     return lines.join("\n");
   }
   const result = report.result;
@@ -46,7 +47,7 @@ function formatBlock(report: BlockReport): string {
   if (result.outputTruncated) lines.push(`(output cut at ${result.output.length.toLocaleString("en-US")} characters: print less, e.g. slices or counts)`);
   if (result.error) {
     const where = result.error.line !== undefined ? ` (line ${result.error.line}${result.error.column !== undefined ? `, column ${result.error.column}` : ""})` : "";
-    lines.push(`error: ${clip(`${result.error.name}: ${result.error.message}`)}${where}`);
+    lines.push(`error: ${boundMessage(`${result.error.name}: ${result.error.message}`)}${where}`);
     const source = result.error.line !== undefined ? sourceLine(report.code, result.error.line) : undefined;
     if (source !== undefined) lines.push(`    ${result.error.line} | ${source}`);
   }
@@ -58,12 +59,12 @@ function formatBlock(report: BlockReport): string {
 }
 
 /** Guest code controls error messages (and echoed names and keys), so each is bounded. */
-function clip(text: string): string {
+function boundMessage(text: string): string {
   return text.length > MAX_FEEDBACK_MESSAGE_CHARS ? `${text.slice(0, MAX_FEEDBACK_MESSAGE_CHARS)}… [cut: ${text.length.toLocaleString("en-US")} characters in all]` : text;
 }
 
 function sourceLine(code: string, line: number): string | undefined {
   const text = code.split("\n")[line - 1];
   if (text === undefined) return undefined;
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  return clip(text, 160);
 }

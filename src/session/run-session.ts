@@ -22,6 +22,7 @@ import { createSubcallFunctions, exposeSubcallFunctions, SUBCALL_FUNCTION_NAMES 
 import { renderSubcallSection } from "../subcalls/subcall-prompt.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
 import { DEFAULT_MAX_ITERATIONS } from "./session-defaults.ts";
+import { clip } from "../util/clip.ts";
 
 export { DEFAULT_MAX_ITERATIONS };
 /** Default cap on one tool result, serialized. */
@@ -367,7 +368,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     for (const call of intercepted.calls) {
       const tool = toolMap.get(call.tool)!;
       const callStarted = now();
-      const argsPreview = call.source.length > 120 ? `${call.source.slice(0, 117)}...` : call.source;
+      const argsPreview = clip(call.source, 120);
       // A failed call fails the block before anything of it runs.
       const fail = (message: string): BlockReport => {
         emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, durationMs: Math.round(now() - callStarted), error: message });
