@@ -8,6 +8,7 @@ import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
+import { displayValue } from "../util/display-value.ts";
 
 /** The JSON `ask --json` prints (and `ask` prints when stdout is not a terminal). */
 export interface AskResultJson {
@@ -85,7 +86,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
     };
     io.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   } else if (result.answer !== undefined) {
-    io.stdout.write(`${typeof result.answer === "string" ? result.answer : JSON.stringify(result.answer, null, 2)}\n`);
+    io.stdout.write(`${displayValue(result.answer)}\n`);
     const tokens = result.usage.promptTokens + result.usage.completionTokens;
     const cost = result.usage.costUsd > 0 ? ` · $${result.usage.costUsd.toFixed(4)}` : "";
     io.stderr.write(`\n${result.iterations} turn${result.iterations === 1 ? "" : "s"} · ${tokens.toLocaleString("en-US")} tokens${cost} · ${(result.durationMs / 1000).toFixed(1)} s${tracePath ? ` · trace ${tracePath}` : ""}\n`);

@@ -13,6 +13,7 @@ import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
+import { displayValue } from "../util/display-value.ts";
 
 /** Registers `rlmkit replay TRACE.jsonl`. */
 export function registerReplayCommand(program: Command, io: CliIo, done: (code: number) => void): void {
@@ -83,7 +84,7 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
   if (!human) {
     io.stdout.write(`${JSON.stringify({ reproduced: outcome.reproduced, differences: outcome.differences, status: result.status, ...(result.answer !== undefined ? { answer: result.answer } : {}), recorded: outcome.recorded, replies: outcome.replies, usage: result.usage, ...(result.error ? { error: result.error } : {}), ...(viewPath ? { view: viewPath } : {}) }, null, 2)}\n`);
   } else {
-    io.stdout.write(`\n${result.answer !== undefined ? `Answer:\n${typeof result.answer === "string" ? result.answer : JSON.stringify(result.answer, null, 2)}` : `No answer (${result.status}${result.error ? `: ${result.error}` : ""})`}\n\n`);
+    io.stdout.write(`\n${result.answer !== undefined ? `Answer:\n${displayValue(result.answer)}` : `No answer (${result.status}${result.error ? `: ${result.error}` : ""})`}\n\n`);
     io.stdout.write(outcome.reproduced ? `Reproduced: same status (${result.status}) and same answer as the recording, using ${outcome.replies.used} of ${outcome.replies.recorded} recorded replies.\n` : `Did not reproduce the recording:\n${outcome.differences.map((difference) => `  - ${difference}`).join("\n")}\n`);
     if (viewPath) io.stdout.write(`HTML view: ${relative(io.cwd, viewPath) || viewPath}\n`);
   }

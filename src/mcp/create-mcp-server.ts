@@ -10,6 +10,7 @@ import type { Tool } from "../tools/tool.ts";
 import { checkToolArguments } from "../tools/tool-arguments.ts";
 import { resolveQueryPath } from "./resolve-query-path.ts";
 import { DEFAULT_MAX_ITERATIONS } from "../session/session-defaults.ts";
+import { displayValue } from "../util/display-value.ts";
 
 /** Files larger than this are refused as `rlm_query` context: 50 MB. */
 export const MAX_CONTEXT_FILE_BYTES = 50 * 1024 * 1024;
@@ -113,7 +114,7 @@ export function createMcpServer({ repo, openRepository, createModel, createSubMo
       });
       const result = await tool.handler(checked.args, { sessionId: "mcp", signal: extra.signal });
       if (typeof result === "object" && result !== null && !Array.isArray(result) && typeof result.error === "string") return toolError(JSON.stringify(result, null, 2));
-      return { content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result, null, 2) }] };
+      return { content: [{ type: "text", text: displayValue(result) }] };
     } catch (error) {
       return toolError(`${name} failed: ${(error as Error)?.message ?? String(error)}`);
     }
@@ -154,7 +155,7 @@ export function createMcpServer({ repo, openRepository, createModel, createSubMo
     const details = { status: result.status, iterations: result.iterations, usage: result.usage, sessionId: result.sessionId, durationMs: Math.round(result.durationMs) };
     if (result.status !== "final") return { ...toolError(`rlm_query: no answer (${result.status}): ${result.error ?? "the session stopped"}`), structuredContent: details };
     const answer = result.answer as JsonValue;
-    return { content: [{ type: "text", text: typeof answer === "string" ? answer : JSON.stringify(answer, null, 2) }], structuredContent: { ...details, answer } };
+    return { content: [{ type: "text", text: displayValue(answer) }], structuredContent: { ...details, answer } };
   }
 
   return server;

@@ -2,6 +2,7 @@ import type { SessionEvent } from "../session/events.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { buildSessionTree, type BlockNode, type SessionNode, type TurnNode } from "./session-tree.ts";
 import { TRACE_STYLES } from "./trace-styles.ts";
+import { displayValue } from "../util/display-value.ts";
 
 /** Characters of a tool result or reply shown before it is cut (the trace keeps everything). */
 export const MAX_SHOWN_CHARS = 20_000;
@@ -84,7 +85,7 @@ ${session.children.map((child) => `<li class="turn"><div class="card">${renderCh
 function renderAnswer(session: SessionNode): string {
   if (!session.final && session.end?.answer === undefined) return "";
   const answer = session.final ? session.final.answer : session.end?.answer;
-  return `<section class="answer" data-testid="final-answer"><h2>Final answer</h2><pre>${escapeHtml(typeof answer === "string" ? answer : JSON.stringify(answer, null, 2))}</pre></section>`;
+  return `<section class="answer" data-testid="final-answer"><h2>Final answer</h2><pre>${escapeHtml(displayValue(answer))}</pre></section>`;
 }
 
 function renderTurn(turn: TurnNode): string {
@@ -163,7 +164,7 @@ function renderOther(event: SessionEvent): string {
   if (event.type === "subcall_start" || (event.type === "subcall_end" && event.kind === "rlm")) return "";
   if (event.type === "subcall_end") {
     const label = [`llm_query${event.batchIndex !== undefined ? ` #${event.batchIndex + 1}` : ""}`, event.model, event.cached ? "cached" : "", event.refused ? `refused: ${event.refused}` : "", `${formatNumber(event.promptTokens)} → ${formatNumber(event.completionTokens)} tokens`, event.costUsd > 0 ? formatCost(event.costUsd) : "", formatDuration(event.durationMs)].filter(Boolean);
-    const response = event.response !== undefined ? (typeof event.response === "string" ? event.response : JSON.stringify(event.response, null, 2)) : undefined;
+    const response = event.response !== undefined ? displayValue(event.response) : undefined;
     return `<details class="subcall" data-testid="subcall"><summary>${label.map(escapeHtml).join(" · ")}</summary>${event.error ? `<div class="error">${escapeHtml(event.error)}</div>` : ""}${response !== undefined ? `<pre class="reply">${escapeHtml(cut(response))}</pre>` : ""}</details>`;
   }
   const { sessionId: _sessionId, time: _time, elapsedMs: _elapsed, depth: _depth, type, ...rest } = event as SessionEvent & Record<string, unknown>;
