@@ -3,10 +3,10 @@
  * and nav_search latency, side by side with ripgrep on the same files.
  *
  * Corpus: the JavaScript and TypeScript files under this project's
- * node_modules (each under 1 MiB), copied into a temporary repository twice
- * (a/ and b/) and cut at 10,000 files.
+ * node_modules (each under 1 MiB), copied into a temporary repository up to
+ * three times (a/, b/, c/) until there are 10,000 files.
  *
- * Run: `npx node bench/nav.ts` (or `npm run bench nav`). ripgrep comes from
+ * Run: `npx node bench/nav.ts` (or `npm run bench -- nav`). ripgrep comes from
  * Debian's `ripgrep` package; without `rg` on PATH the comparison is skipped.
  */
 import { spawnSync } from "node:child_process";
@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createNavTools } from "../src/nav/index.ts";
+import { median } from "./median.ts";
 
 const PROJECT_ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CORPUS_FILES = 10_000;
@@ -138,11 +139,6 @@ async function buildCorpus(repo: string): Promise<string[]> {
     }
   }
   return files;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function fmt(ms: number): string {

@@ -10,6 +10,7 @@
 import ivm from "isolated-vm";
 import { parse } from "acorn";
 import { createIsolateSandbox, interceptBlock, rewriteBlock } from "../src/index.ts";
+import { median } from "./median.ts";
 
 const ROUNDS = 50;
 
@@ -24,11 +25,6 @@ function bigBlock(lines: number): string {
   }
   out.push(`print(hits.length)`);
   return out.join("\n");
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function fmt(ms: number): string {
