@@ -1,4 +1,4 @@
-import { createGrammarParser } from "./grammars.ts";
+import { grammarParser } from "./grammars.ts";
 import type { GrammarName } from "./languages.ts";
 import { SymbolCollector, type LeadingRules } from "./symbol-collector.ts";
 import type { NavSymbol } from "./symbol.ts";
@@ -27,8 +27,6 @@ const EXTRACTORS: Record<GrammarName, Extractor> = {
   cpp: { rules: cRules, collect: collectCSymbols },
 };
 
-const parsers = new Map<GrammarName, Promise<Parser>>();
-
 /**
  * Parses source text with a tree-sitter grammar and returns its symbols in
  * document order. Parse errors are tolerated: whatever parsed is reported.
@@ -38,12 +36,7 @@ const parsers = new Map<GrammarName, Promise<Parser>>();
  * // [{ name: "A", kind: "class", startLine: 1, ... }, { name: "A.m", kind: "method", container: "A", ... }]
  */
 export async function extractSymbols(source: string, grammar: GrammarName): Promise<NavSymbol[]> {
-  let parser = parsers.get(grammar);
-  if (!parser) {
-    parser = createGrammarParser(grammar);
-    parsers.set(grammar, parser);
-  }
-  const tree = (await parser).parse(source);
+  const tree = (await grammarParser(grammar)).parse(source);
   if (!tree) return [];
   try {
     const extractor = EXTRACTORS[grammar];

@@ -4,22 +4,25 @@ import type { GrammarName } from "./languages.ts";
 
 const require = createRequire(import.meta.url);
 let runtime: Promise<void> | undefined;
-const languages = new Map<GrammarName, Promise<Language>>();
+const parsers = new Map<GrammarName, Promise<Parser>>();
 
 /**
- * Returns a parser for a grammar, loading the tree-sitter runtime and the
- * grammar's prebuilt `.wasm` (from `@repomix/tree-sitter-wasms`) on first use.
- * Parsers are cheap; languages are loaded once per process.
+ * The parser for a grammar, loading the tree-sitter runtime and the grammar's
+ * prebuilt `.wasm` (from `@repomix/tree-sitter-wasms`) on first use; one per
+ * grammar for the life of the process.
  */
-export async function createGrammarParser(grammar: GrammarName): Promise<Parser> {
-  runtime ??= Parser.init();
-  await runtime;
-  let language = languages.get(grammar);
-  if (!language) {
-    language = Language.load(require.resolve(`@repomix/tree-sitter-wasms/out/tree-sitter-${grammar}.wasm`));
-    languages.set(grammar, language);
+export function grammarParser(grammar: GrammarName): Promise<Parser> {
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = (async () => {
+      runtime ??= Parser.init();
+      await runtime;
+      const language = await Language.load(require.resolve(`@repomix/tree-sitter-wasms/out/tree-sitter-${grammar}.wasm`));
+      const created = new Parser();
+      created.setLanguage(language);
+      return created;
+    })();
+    parsers.set(grammar, parser);
   }
-  const parser = new Parser();
-  parser.setLanguage(await language);
   return parser;
 }

@@ -20,7 +20,7 @@ export function normalizeRelativePath(input: string): { ok: true; relative: stri
   if (segments.includes("..")) {
     return { ok: false, error: `path '${input}' leaves the repository ('..' is not allowed); use a path relative to the repository root` };
   }
-  if (segments.includes("\0") || slashed.includes("\0")) return { ok: false, error: `path '${input}' contains a NUL character` };
+  if (slashed.includes("\0")) return { ok: false, error: `path '${input}' contains a NUL character` };
   return { ok: true, relative: segments.join("/") };
 }
 

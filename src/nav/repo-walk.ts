@@ -37,10 +37,8 @@ export function walkRepository(root: string): RepositoryWalk {
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
   const rootRules = ignore();
-  for (const file of [path.join(root, ".git", "info", "exclude")]) {
-    const text = readText(file);
-    if (text) rootRules.add(text);
-  }
+  const exclude = readText(path.join(root, ".git", "info", "exclude"));
+  if (exclude) rootRules.add(exclude);
   walkDirectory(root, "", [{ base: "", rules: rootRules }], files, outsideLinks);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   outsideLinks.sort();
