@@ -1,14 +1,20 @@
 import type { Command } from "commander";
 import type { CliIo } from "./cli-io.ts";
+import { EXIT_OK } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
-import { openNav } from "./nav-tools.ts";
+import { closeNavTools, openNav } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
 
+/** How long the server may spend closing (cancelling queries, saving index caches) once stdin has closed. */
+export const MCP_SHUTDOWN_MS = 500;
+
 /**
- * Registers `rlmkit mcp`: an MCP server on stdio. It keeps running until the
- * client closes stdin; stdout carries only the protocol, diagnostics go to stderr.
+ * Registers `rlmkit mcp`: an MCP server on stdio. It serves until the client
+ * closes stdin, then cancels queries still running, saves the index caches
+ * (for at most {@link MCP_SHUTDOWN_MS}) and finishes with exit code 0; stdout
+ * carries only the protocol, diagnostics go to stderr.
  */
-export function registerMcpCommand(program: Command, io: CliIo, version: string): void {
+export function registerMcpCommand(program: Command, io: CliIo, version: string, done: (code: number) => void): void {
   const command = program
     .command("mcp")
     .description("serve rlm_query and the five nav tools over MCP on stdio")
@@ -37,8 +43,19 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string)
         ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),
       },
     });
-    const transport = new StdioServerTransport();
+    const stdinClosed = new Promise<void>((resolve) => {
+      io.stdin.once("end", resolve);
+      io.stdin.once("close", resolve);
+    });
+    const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
     await server.connect(transport);
     io.stderr.write(`rlmkit mcp: serving ${repo} on stdio\n`);
+    await stdinClosed;
+    // Closing the server aborts the queries still running; then the index caches are saved.
+    const shutdown = server.close().then(closeNavTools);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([shutdown.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, MCP_SHUTDOWN_MS)))]);
+    clearTimeout(timer);
+    done(EXIT_OK);
   });
 }

@@ -108,7 +108,6 @@ export class TextSearchEngine {
     if (this.#worker) return this.#worker;
     const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
     const worker = new Worker(new URL(`./search-worker.${extension}`, import.meta.url));
-    worker.unref();
     worker.on("message", (message: { id: number } & TextSearchResult) => {
       const pending = this.#pending.get(message.id);
       if (!pending) return;
@@ -128,6 +127,10 @@ export class TextSearchEngine {
         this.#pending.delete(id);
       }
     });
+    // Unref'd after the listeners are added (adding a 'message' listener refs a
+    // worker again), so an idle worker never keeps the process alive; a pending
+    // search keeps it alive through its timer.
+    worker.unref();
     this.#worker = worker;
     return worker;
   }
