@@ -75,7 +75,7 @@ async function benchBlock(label: string, code: string): Promise<Record<string, s
     times.bare.push(performance.now() - b0);
     script.release();
   }
-  sandbox.dispose();
+  await sandbox.dispose();
   reference.dispose();
   const m = Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values)])) as Record<keyof typeof times, number>;
   return {
@@ -104,7 +104,7 @@ async function benchContext(megabytes: number): Promise<Record<string, string>> 
   const b0 = performance.now();
   const result = await sandbox.execute("print(context.length, context.indexOf('fff0'))");
   const blockMs = performance.now() - b0;
-  sandbox.dispose();
+  await sandbox.dispose();
   if (result.error) throw new Error(result.error.message);
   return {
     context: `${megabytes} MB string`,

@@ -1,17 +1,20 @@
 /** The sandbox seam and its isolated-vm implementation: the security boundary where model code runs. See DOCS/ARCHITECTURE.md, "Sandbox". */
-export { createIsolateSandbox } from "./isolate-sandbox.ts";
+export { createIsolateSandbox, isolateSandboxFactory } from "./isolate-sandbox.ts";
 export {
   DEFAULT_MAX_HOST_WAIT_MS,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,
   DEFAULT_TIMEOUT_MS,
   MAX_VALUE_DEPTH,
+  SANDBOX_BACKENDS,
   type ExecutionError,
   type ExecutionErrorKind,
   type ExecutionResult,
   type GuestValue,
   type HostFunction,
   type Sandbox,
+  type SandboxBackend,
+  type SandboxFactory,
   type SandboxOptions,
 } from "./sandbox.ts";
 export { GuestSyntaxError, RESERVED_PREFIX, boundNames, parseGuest, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";

@@ -10,6 +10,7 @@ import {
   type GuestValue,
   type HostFunction,
   type Sandbox,
+  type SandboxFactory,
   type SandboxOptions,
 } from "./sandbox.ts";
 import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
@@ -64,13 +65,16 @@ type StopReason = "timeout" | "host-wait";
  * const sandbox = await createIsolateSandbox({ timeoutMs: 5_000 });
  * const result = await sandbox.execute('const x = 2 + 2; FINAL(x)');
  * result.final?.value; // 4
- * sandbox.dispose();
+ * await sandbox.dispose();
  */
 export async function createIsolateSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const sandbox = new IsolateSandbox(options);
   await sandbox.reset();
   return sandbox;
 }
+
+/** The in-process backend: each sandbox is an isolate in this process (see {@link createIsolateSandbox}). */
+export const isolateSandboxFactory: SandboxFactory = Object.freeze({ backend: "isolate", create: createIsolateSandbox });
 
 class IsolateSandbox implements Sandbox {
   readonly #timeoutMs: number;
@@ -79,7 +83,7 @@ class IsolateSandbox implements Sandbox {
   readonly #maxHostWaitMs: number;
   readonly #persistent = new Map<string, { value: GuestValue; bytes: number }>();
   readonly #stubs = new Map<string, string>();
-  readonly #functions = new Map<string, { fn: HostFunction; async: boolean }>();
+  readonly #functions = new Map<string, HostFunction>();
   #live?: Live;
   #disposed = false;
   #block?: BlockState;
@@ -119,9 +123,9 @@ class IsolateSandbox implements Sandbox {
     await applyStub(this.#alive(), name, message);
   }
 
-  async exposeFunction(name: string, fn: HostFunction, options: { readonly async?: boolean } = {}): Promise<void> {
-    this.#functions.set(name, { fn, async: options.async === true });
-    await applyExpose(this.#alive(), name, options.async === true);
+  async exposeFunction(name: string, fn: HostFunction): Promise<void> {
+    this.#functions.set(name, fn);
+    await applyExpose(this.#alive(), name);
   }
 
   async execute(code: string): Promise<ExecutionResult> {
@@ -241,7 +245,6 @@ class IsolateSandbox implements Sandbox {
     let live: Live | undefined;
     await global.set(HOST_CALLBACKS.output, new ivm.Callback((text: unknown) => this.#onOutput(text)));
     await global.set(HOST_CALLBACKS.final, new ivm.Callback((json: unknown) => this.#onFinal(json)));
-    await global.set(HOST_CALLBACKS.callSync, new ivm.Callback((name: unknown, args: unknown) => this.#callSync(name, args)));
     await global.set(
       HOST_CALLBACKS.callStart,
       new ivm.Callback((name: unknown, args: unknown, id: unknown) => void (live && this.#callAsync(live, name, args, id))),
@@ -254,10 +257,10 @@ class IsolateSandbox implements Sandbox {
     this.#live = live;
     for (const [name, { value }] of this.#persistent) await this.#set(live, name, value);
     for (const [name, message] of this.#stubs) await applyStub(live, name, message);
-    for (const [name, { async }] of this.#functions) await applyExpose(live, name, async);
+    for (const name of this.#functions.keys()) await applyExpose(live, name);
   }
 
-  dispose(): void {
+  async dispose(): Promise<void> {
     this.#disposed = true;
     this.#release();
   }
@@ -355,16 +358,6 @@ class IsolateSandbox implements Sandbox {
     return undefined;
   }
 
-  #callSync(name: unknown, args: unknown): string {
-    const refused = this.#refuse(name, args);
-    if (refused) return replyError(new Error(refused));
-    try {
-      return reply(this.#functions.get(name as string)!.fn(...parseArguments(args)));
-    } catch (error) {
-      return replyError(error);
-    }
-  }
-
   async #callAsync(live: Live, name: unknown, args: unknown, id: unknown): Promise<void> {
     const refused = this.#refuse(name, args);
     if (typeof id !== "number") return;
@@ -372,11 +365,11 @@ class IsolateSandbox implements Sandbox {
       this.#settle(live, id, replyError(new Error(refused)));
       return;
     }
-    const entry = this.#functions.get(name as string)!;
+    const fn = this.#functions.get(name as string)!;
     if (live.inFlight++ === 0) live.waitingSince = performance.now();
     let json: string;
     try {
-      json = reply(await entry.fn(...parseArguments(args)));
+      json = reply(await fn(...parseArguments(args)));
     } catch (error) {
       json = replyError(error);
     } finally {
@@ -407,9 +400,9 @@ async function applyStub(live: Live, name: string, message: string): Promise<voi
   await live.runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } });
 }
 
-/** Exposes a host function in one isolate (on creation, and again in every fresh isolate). */
-async function applyExpose(live: Live, name: string, isAsync: boolean): Promise<void> {
-  await live.runtime.expose.apply(undefined, [name, isAsync], { arguments: { copy: true } });
+/** Exposes a host function in one isolate (on creation, and again in every fresh isolate); it returns a promise in the guest. */
+async function applyExpose(live: Live, name: string): Promise<void> {
+  await live.runtime.expose.apply(undefined, [name, true], { arguments: { copy: true } });
 }
 
 function tooDeep(json: string, limit = MAX_VALUE_DEPTH): boolean {

@@ -33,11 +33,16 @@ export interface SandboxOptions {
 export type GuestValue = string | number | boolean | null | GuestValue[] | { [key: string]: GuestValue };
 
 /** Why a block failed; see {@link ExecutionError.kind}. */
-export type ExecutionErrorKind = "syntax" | "runtime" | "timeout" | "memory";
+export type ExecutionErrorKind = "syntax" | "runtime" | "timeout" | "memory" | "crash";
 
 /** A failure located in the caller's own code. Never carries host paths or host stack frames. */
 export interface ExecutionError {
-  /** `syntax`: the block did not parse; `runtime`: it threw; `timeout` / `memory`: the host stopped it and reset the isolate. */
+  /**
+   * `syntax`: the block did not parse; `runtime`: it threw; `timeout` / `memory`: the host
+   * stopped it and reset the sandbox; `crash`: the process running it ended abruptly (a
+   * fatal V8 error, or another block in the same worker process was stopped), or the
+   * sandbox had already lost its state before the block, which then did not run.
+   */
   readonly kind: ExecutionErrorKind;
   /** The guest error's name, e.g. `TypeError`. */
   readonly name: string;
@@ -59,7 +64,7 @@ export interface ExecutionResult {
   readonly final?: { readonly value: GuestValue };
   /** Present when the block failed. A block can both call FINAL and fail afterwards only if the guest caught FINAL's signal. */
   readonly error?: ExecutionError;
-  /** True when the isolate was replaced after this block (timeout, memory): every variable was lost. */
+  /** True when the sandbox was replaced during or before this block (timeout, memory, crash): every variable was lost. */
   readonly reset: boolean;
   /** Wall time of the block. */
   readonly durationMs: number;
@@ -67,7 +72,11 @@ export interface ExecutionResult {
   readonly hostWaitMs: number;
 }
 
-/** A host function made callable from guest code; arguments and result are copied as JSON. */
+/**
+ * A host function made callable from guest code; arguments and result are copied as
+ * JSON. Host calls are async only: in the guest the function returns a promise, so a
+ * backend can run the guest in another process.
+ */
 export type HostFunction = (...args: GuestValue[]) => unknown;
 
 /**
@@ -77,7 +86,7 @@ export type HostFunction = (...args: GuestValue[]) => unknown;
  *
  * @example
  * await sandbox.setPersistentGlobal("context", text);
- * await sandbox.exposeFunction("llm_query", (prompt) => ask(prompt), { async: true });
+ * await sandbox.exposeFunction("llm_query", (prompt) => ask(prompt));
  * const result = await sandbox.execute('const n = context.length;\nFINAL(n)');
  * if (result.final) return result.final.value;
  * if (result.error) report(result.error.line, result.error.message);
@@ -92,12 +101,34 @@ export interface Sandbox {
   setGlobal(name: string, value: GuestValue): Promise<void>;
   /** Makes `name` a guest function that throws `message` when called. Survives resets. */
   defineStub(name: string, message: string): Promise<void>;
-  /** Makes `name` a guest function that calls `fn` in the host. Async functions return promises in the guest and their wait time is not counted against the block timeout. Survives resets. */
-  exposeFunction(name: string, fn: HostFunction, options?: { readonly async?: boolean }): Promise<void>;
+  /** Makes `name` a guest function that calls `fn` in the host and returns a promise of its result; the wait is not counted against the block timeout. Survives resets. */
+  exposeFunction(name: string, fn: HostFunction): Promise<void>;
   /** Runs one block. Never throws for guest faults: they are reported in the result. Throws if another block is still running. */
   execute(code: string): Promise<ExecutionResult>;
   /** Replaces the isolate with a fresh one; persistent globals, stubs and functions are re-applied. */
   reset(): Promise<void>;
-  /** Releases the isolate. The sandbox cannot be used afterwards. */
-  dispose(): void;
+  /** Releases the sandbox's isolate (and its place in a worker process). The sandbox cannot be used afterwards. Never rejects. */
+  dispose(): Promise<void>;
+}
+
+/** Where model code runs: `isolate` in this process, `process` in a pool of worker processes. */
+export type SandboxBackend = "isolate" | "process";
+
+/** The backends, for validating a backend named in a config file or on the command line. */
+export const SANDBOX_BACKENDS: readonly SandboxBackend[] = ["process", "isolate"];
+
+/**
+ * Makes sandboxes. The session asks its factory for one sandbox per session (child
+ * sessions of `rlm_query` included), so one factory, and one worker pool behind it,
+ * serves every session of a process.
+ *
+ * @example
+ * const sandbox = await factory.create({ timeoutMs: 5_000 });
+ * try { await sandbox.execute("FINAL(1)") } finally { await sandbox.dispose() }
+ */
+export interface SandboxFactory {
+  /** The backend this factory's sandboxes use. */
+  readonly backend: SandboxBackend;
+  /** Opens a sandbox with these limits. Rejects for invalid limits. */
+  create(options?: SandboxOptions): Promise<Sandbox>;
 }

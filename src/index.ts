@@ -71,11 +71,17 @@ export { interceptBlock, rewriteBlock, ACCEPTED_FORM, type InterceptedCall, type
 export * from "./model/index.ts";
 export {
   createIsolateSandbox,
+  isolateSandboxFactory,
+  SANDBOX_BACKENDS,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,
   DEFAULT_TIMEOUT_MS as DEFAULT_BLOCK_TIMEOUT_MS,
   type ExecutionError,
   type ExecutionResult,
+  type GuestValue,
+  type HostFunction,
   type Sandbox,
+  type SandboxBackend,
+  type SandboxFactory,
   type SandboxOptions,
 } from "../sandbox/index.ts";

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createIsolateSandbox, DEFAULT_MAX_OUTPUT_CHARS, parseGuest, redactHostPaths, type Sandbox, type SandboxOptions, RESERVED_PREFIX } from "../../sandbox/index.ts";
+import { DEFAULT_MAX_OUTPUT_CHARS, parseGuest, redactHostPaths, type Sandbox, type SandboxFactory, RESERVED_PREFIX } from "../../sandbox/index.ts";
+import { resolveSandboxFactory, type SessionSandboxOptions } from "./sandbox-backend.ts";
 import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -53,8 +54,10 @@ export interface SessionOptions {
   readonly maxIterations?: number;
   /** Wall-clock limit for the whole session; none by default. */
   readonly timeoutMs?: number;
-  /** Sandbox limits: per-block timeout (30 s), memory (128 MB), output per block (20,000 chars). */
-  readonly sandbox?: SandboxOptions;
+  /** Sandbox limits: per-block timeout (30 s), memory (128 MB), output per block (20,000 chars); and `backend`, where the code runs. */
+  readonly sandbox?: SessionSandboxOptions;
+  /** Makes the session's sandbox (and its child sessions'); overrides `sandbox.backend`. */
+  readonly sandboxFactory?: SandboxFactory;
   /** Cap on one tool result's JSON; bigger results are cut with a notice. Default 1,000,000. */
   readonly maxToolResultChars?: number;
   /** Receives every event as it happens. An exception thrown here is reported once and otherwise ignored. */
@@ -112,6 +115,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     maxIterations = DEFAULT_MAX_ITERATIONS,
     timeoutMs,
     sandbox: sandboxOptions = {},
+    sandboxFactory: givenSandboxFactory,
     maxToolResultChars = DEFAULT_MAX_TOOL_RESULT_CHARS,
     onEvent,
     tracePath,
@@ -129,6 +133,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   if (typeof question !== "string" || question.trim() === "") throw new TypeError("runSession: question must be a non-empty string.");
   if (!model || typeof model.complete !== "function") throw new TypeError("runSession: model must be a ModelClient (an object with complete(request)).");
   if (!Number.isInteger(maxIterations) || maxIterations < 1) throw new RangeError(`runSession: maxIterations must be a positive integer, got ${maxIterations}.`);
+  const sandboxFactory = resolveSandboxFactory(givenSandboxFactory, sandboxOptions.backend);
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, navOptions) : repo;
   const ownsNav = typeof repo === "string";
@@ -213,7 +218,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   emit({ type: "session_start", question, model: model.modelId, context: contextText, tools: [...toolMap.keys()], maxIterations });
 
   try {
-    sandbox = await createIsolateSandbox(sandboxOptions);
+    sandbox = await sandboxFactory.create(sandboxOptions);
     if (context !== undefined) await sandbox.setPersistentGlobal("context", context);
     for (const tool of toolMap.values()) {
       await sandbox.defineStub(tool.name, `${tool.name} can only be called as a top-level statement that assigns its result, with literal arguments: const result = ${tool.name}(...). It cannot be called from functions, loops, conditions, other expressions, eval or through another name.`);
@@ -240,6 +245,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
             maxIterations,
             timeoutMs: request.timeoutMs,
             sandbox: sandboxOptions,
+            sandboxFactory,
             maxToolResultChars,
             signal: request.signal,
             ...(systemPromptTemplate !== undefined ? { systemPromptTemplate } : {}),
@@ -346,7 +352,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     signal?.removeEventListener("abort", onCallerAbort);
     // Sub-calls the guest started without awaiting them (an llm_query, a whole rlm_query child) end with the session.
     if (!controller.signal.aborted) controller.abort(new SessionEnded());
-    sandbox?.dispose();
+    await sandbox?.dispose();
     if (ownsNav) await nav?.close().catch(() => undefined);
   }
 

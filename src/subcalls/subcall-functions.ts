@@ -62,7 +62,7 @@ export interface SubcallFunctions {
   llm_query(prompt: GuestValue, options?: GuestValue): Promise<string>;
   llm_query_batched(prompts: GuestValue, options?: GuestValue): Promise<string[]>;
   rlm_query(question: GuestValue, value?: GuestValue): Promise<JsonValue>;
-  budget(): BudgetReport;
+  budget(): Promise<BudgetReport>;
 }
 
 /**
@@ -213,7 +213,7 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
       return answered ? result!.answer! : `[rlm_query error: ${failure}]`;
     },
 
-    budget() {
+    async budget() {
       return tree.tracker.report(depth);
     },
   };
@@ -222,15 +222,15 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
 
 
 /**
- * Exposes the functions in a sandbox: the three queries as async functions (their
- * wait is not counted against the block timeout; the session bounds it), `budget`
- * as a sync one.
+ * Exposes the functions in a sandbox. Like every host function they return promises
+ * in the guest (`await budget()` too); their wait is not counted against the block
+ * timeout (the session bounds it).
  */
 export async function exposeSubcallFunctions(sandbox: Sandbox, functions: SubcallFunctions): Promise<void> {
-  await sandbox.exposeFunction("llm_query", (...args) => functions.llm_query(args[0], args[1]), { async: true });
-  await sandbox.exposeFunction("llm_query_batched", (...args) => functions.llm_query_batched(args[0], args[1]), { async: true });
-  await sandbox.exposeFunction("rlm_query", (...args) => functions.rlm_query(args[0], args[1]), { async: true });
-  await sandbox.exposeFunction("budget", () => functions.budget() as unknown as GuestValue);
+  await sandbox.exposeFunction("llm_query", (...args) => functions.llm_query(args[0], args[1]));
+  await sandbox.exposeFunction("llm_query_batched", (...args) => functions.llm_query_batched(args[0], args[1]));
+  await sandbox.exposeFunction("rlm_query", (...args) => functions.rlm_query(args[0], args[1]));
+  await sandbox.exposeFunction("budget", () => functions.budget() as unknown as Promise<GuestValue>);
 }
 
 function checkOptions(name: string, options: GuestValue | undefined): LlmQueryOptions {

@@ -205,7 +205,7 @@ describe("budgets", () => {
   });
 
   test("budget() reports what is used and left, null for unlimited", async () => {
-    const root = new ScriptedModel([js(`FINAL(budget())`)], { modelId: "root", usage: { promptTokens: 7, completionTokens: 3 } });
+    const root = new ScriptedModel([js(`FINAL(await budget())`)], { modelId: "root", usage: { promptTokens: 7, completionTokens: 3 } });
     const result = await runSession({ question: "q", model: root, subcalls: true, budget: { maxModelCalls: 10, maxDepth: 2 } });
     expect(result.answer).toMatchObject({
       used: { modelCalls: 1, tokens: 10, costUsd: 0 },
