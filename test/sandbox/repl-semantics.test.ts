@@ -1,0 +1,141 @@
+/**
+ * What a block may rely on about the variables of earlier blocks: the REPL
+ * semantics that the rewrite in sandbox/repl-rewrite.ts must keep, whatever it
+ * does to make top-level code fast. Each row is a sequence of blocks run in one
+ * sandbox; every block but the last must succeed, and the last one's output (or
+ * answer, or error) is checked.
+ */
+import { afterEach, describe, expect, test } from "vitest";
+import { isolateSandboxFactory, type ExecutionResult, type Sandbox } from "../../src/index.ts";
+
+const opened: Sandbox[] = [];
+
+async function open(): Promise<Sandbox> {
+  const sandbox = await isolateSandboxFactory.create({ timeoutMs: 2_000, memoryLimitMb: 32 });
+  opened.push(sandbox);
+  return sandbox;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((sandbox) => sandbox.dispose()));
+});
+
+async function runAll(blocks: readonly string[]): Promise<ExecutionResult> {
+  const sandbox = await open();
+  let result: ExecutionResult | undefined;
+  for (const [index, block] of blocks.entries()) {
+    result = await sandbox.execute(block);
+    if (index < blocks.length - 1) expect(result.error, `block ${index + 1}: ${block}`).toBeUndefined();
+  }
+  return result!;
+}
+
+interface Row {
+  readonly label: string;
+  readonly blocks: readonly string[];
+  readonly output: string;
+}
+
+function rows(table: readonly Row[]): void {
+  test.for(table)("$label", async ({ blocks, output }) => {
+    const result = await runAll(blocks);
+    expect(result.error).toBeUndefined();
+    expect(result.output).toBe(output);
+  });
+}
+
+describe("closures made in one block see later assignments", () => {
+  rows([
+    { label: "a closure reads a variable a later block assigns", blocks: ["let x = 1; const get = () => x", "x = 2", "print(get())"], output: "2\n" },
+    { label: "a closure's assignment is seen by a later block", blocks: ["let count = 0; const inc = () => count++", "inc(); inc()", "print(count)"], output: "2\n" },
+    { label: "a closure sees a later re-declaration", blocks: ["const base = 10", "const add = (n) => n + base", "const base = 20", "print(add(1))"], output: "21\n" },
+    { label: "a function sees a variable first declared in a later block", blocks: ["function show() { return total }", "let total = 0\nfor (let i = 0; i < 10; i++) total += i\nprint(show())"], output: "45\n" },
+    { label: "a function from an earlier block, called half-way through a loop, sees the loop's running value", blocks: ["function peek() { return sum }", "let sum = 0, seen = []\nfor (let i = 1; i <= 4; i++) { sum += i; seen.push(peek()) }\nprint(seen.join(' '))"], output: "1 3 6 10\n" },
+    { label: "a function from an earlier block assigns a variable the current block then reads", blocks: ["function bump() { total += 100 }", "let total = 1\nbump()\nprint(total)"], output: "101\n" },
+    { label: "a closure made in the same block as a loop sees the loop's result later", blocks: ["let acc = 0\nfor (let i = 0; i < 5; i++) acc += i\nconst readAcc = () => acc", "acc = acc * 10", "print(readAcc())"], output: "100\n" },
+    { label: "a variable assigned in a loop of one block is read by a closure of a later one", blocks: ["let n = 0\nfor (let i = 0; i < 3; i++) n += 2", "const twice = () => n * 2", "n = 5", "print(twice())"], output: "10\n" },
+    { label: "an async closure resumes after an await and sees the assignment made meanwhile", blocks: ["const later = async () => { await null; return flag }", "let flag = 'a'\nconst pending = later()\nflag = 'b'\nprint(await pending)"], output: "b\n" },
+    { label: "a callback run during an await sees values assigned before the await", blocks: ["let log = []; const note = () => log.push(stage)", "let stage = 1\nconst p = Promise.resolve().then(note)\nstage = 2\nawait p\nstage = 3\nnote()\nprint(log.join(' '))"], output: "2 3\n" },
+    { label: "a closure that writes a variable, called from a loop", blocks: ["let hits = 0; const hit = () => { hits += 1 }", "for (let i = 0; i < 7; i++) hit()\nprint(hits)"], output: "7\n" },
+  ]);
+});
+
+describe("re-declaration across blocks", () => {
+  rows([
+    { label: "let, then const", blocks: ["let a = 1", "const a = 2", "print(a)"], output: "2\n" },
+    { label: "const, then let, then assignment", blocks: ["const a = 1", "let a = 2", "a += 1", "print(a)"], output: "3\n" },
+    { label: "var, then let", blocks: ["var a = 1", "let a = 'b'", "print(a)"], output: "b\n" },
+    { label: "let, then var without initialiser keeps the value", blocks: ["let a = 1", "var a", "print(a)"], output: "1\n" },
+    { label: "const, then function", blocks: ["const f = 1", "function f() { return 'fn' }", "print(f())"], output: "fn\n" },
+    { label: "function, then const", blocks: ["function f() { return 1 }", "const f = 'value'", "print(f)"], output: "value\n" },
+    { label: "class, then let", blocks: ["class K {}", "let K = 3", "print(K)"], output: "3\n" },
+    { label: "let, then class", blocks: ["let K = 3", "class K { static v = 4 }", "print(K.v)"], output: "4\n" },
+    { label: "a re-declared name reads its earlier value before the new declaration runs", blocks: ["let w = 1", "print(w)\nlet w = 2\nprint(w)"], output: "1\n2\n" },
+    { label: "a function is usable before its declaration in the same block", blocks: ["print(early())\nfunction early() { return 'hoisted' }"], output: "hoisted\n" },
+    { label: "a function calls a helper declared after it in the same block", blocks: ["const out = [1, 2].map(double)\nfunction double(n) { return helper(n) }\nfunction helper(n) { return n * 2 }\nprint(out)"], output: "[2, 4]\n" },
+    { label: "a variable only assigned in a later block keeps the assignment", blocks: ["let count = 0", "for (let i = 0; i < 5; i++) count += 2", "print(count)"], output: "10\n" },
+    { label: "destructuring re-declares every name", blocks: ["let a = 1, b = 2", "const [b2, a2] = [a, b]; let {a: b3, ...rest} = {a: 7, z: 8}", "print(a2, b2, b3, rest)"], output: "2 1 7 {z: 8}\n" },
+    { label: "a top-level variable is a property of the global object", blocks: ["let g1 = 5\nprint(globalThis.g1)", "print(globalThis.g1 + 1)"], output: "6\n" },
+    { label: "direct eval sees and assigns top-level variables", blocks: ["let e1 = 1\neval('e1 = e1 + 1')\nprint(e1)", "print(e1)"], output: "2\n" },
+    { label: "a for-of loop over a top-level variable's lines", blocks: ["const text = 'a\\nbb\\nccc'", "let longest = ''\nfor (const line of text.split('\\n')) if (line.length > longest.length) longest = line\nprint(longest)"], output: "ccc\n" },
+  ]);
+});
+
+describe("top-level await", () => {
+  rows([
+    { label: "an awaited value in a declaration", blocks: ["const v = await Promise.resolve(7)", "print(v)"], output: "7\n" },
+    { label: "awaits inside a loop that accumulates", blocks: ["let total = 0\nfor (let i = 0; i < 3; i++) total += await Promise.resolve(i)", "print(total)"], output: "3\n" },
+    { label: "for-await over values", blocks: ["let s = ''\nfor await (const part of ['a', 'b']) s += part\nprint(s)"], output: "ab\n" },
+    { label: "a value assigned after an await persists", blocks: ["let stage = 'before'\nawait null\nstage = 'after'", "print(stage)"], output: "after\n" },
+  ]);
+});
+
+describe("a block that throws half-way keeps what it assigned before the throw", () => {
+  test.for([
+    { label: "declarations before the throw persist, later ones keep their old value", before: ["let before = 'old', after = 'old'"], stopping: "before = 'new'\nnull.x\nafter = 'never'", after: "print(before, after)", output: "new old\n" },
+    { label: "a loop's running value at the throw persists", before: [], stopping: "let total = 0\nfor (let i = 0; i < 10; i++) { total += i; if (i === 4) throw new Error('stop') }", after: "print(total)", output: "10\n" },
+    { label: "a name first declared after the throw exists and is undefined", before: [], stopping: "null.x\nconst late = 1", after: "print(typeof late, late)", output: "undefined undefined\n" },
+    { label: "a value assigned before FINAL persists", before: [], stopping: "let answer = 'x'\nFINAL(answer)\nanswer = 'y'", after: "print(answer)", output: "x\n" },
+    { label: "a value assigned before a caught FINAL and after it persists", before: [], stopping: "let stage = 1\ntry { FINAL(stage) } catch {}\nstage = 2", after: "print(stage)", output: "2\n" },
+  ])("$label", async ({ before, stopping, after, output }) => {
+    const sandbox = await open();
+    for (const block of before) expect((await sandbox.execute(block)).error).toBeUndefined();
+    const stopped = await sandbox.execute(stopping);
+    expect(stopped.error !== undefined || stopped.final !== undefined).toBe(true);
+    const last = await sandbox.execute(after);
+    expect(last.error).toBeUndefined();
+    expect(last.output).toBe(output);
+  });
+});
+
+describe("FINAL_VAR answers with a top-level variable", () => {
+  test.for([
+    { label: "declared in the same block", blocks: ["const answer = [1, 2]\nFINAL_VAR('answer')"], value: [1, 2] },
+    { label: "declared in an earlier block", blocks: ["let answer = 'early'", "FINAL_VAR('answer')"], value: "early" },
+    { label: "assigned in a loop of the same block", blocks: ["let sum = 0\nfor (let i = 1; i <= 4; i++) sum += i\nFINAL_VAR('sum')"], value: 10 },
+    { label: "assigned and answered inside one try statement", blocks: ["let result = 'none'\ntry {\n  result = 'computed'\n  FINAL_VAR('result')\n} catch (error) { throw error }"], value: "computed" },
+    { label: "answered from a function of an earlier block", blocks: ["function answerWith(name) { FINAL_VAR(name) }", "let best = 42\nanswerWith('best')"], value: 42 },
+    { label: "named by a computed string", blocks: ["let part1 = 'p'\nconst which = 'part' + 1\nFINAL_VAR(which)"], value: "p" },
+  ])("$label", async ({ blocks, value }) => {
+    const result = await runAll(blocks);
+    expect(result.error).toBeUndefined();
+    expect(result.final).toEqual({ value });
+  });
+});
+
+describe("errors keep the model's line and column", () => {
+  // `at` is the token the engine reports: its last occurrence on the line gives the column.
+  test.for([
+    { label: "in a loop after declarations", code: "let total = 0\nconst rows = [1, 2]\nfor (const r of rows) total += r.x.y", line: 3, at: "y" },
+    { label: "on line 1 after a declaration", code: "let a = 1; a.b.c", line: 1, at: "c" },
+    { label: "after an await, on a line with a declaration", code: "await null\nlet q = {}; q.r.s", line: 2, at: "s" },
+    { label: "inside a function declared in the block", code: "let n = 1\nfunction f() {\n  return n.x.y\n}\nf()", line: 3, at: "y" },
+    { label: "in the last line, after a loop", code: "let s = 0\nfor (let i = 0; i < 3; i++) s += i\nundefinedName", line: 3, at: "undefinedName" },
+    { label: "in a declaration's initialiser after a loop on the same line", code: "let s = 0; for (let i = 0; i < 3; i++) s += i; const bad = s.x.y", line: 1, at: "y" },
+  ])("$label", async ({ code, line, at }) => {
+    const sandbox = await open();
+    const result = await sandbox.execute(code);
+    const column = code.split("\n")[line - 1]!.lastIndexOf(at) + 1;
+    expect(result.error).toMatchObject({ kind: "runtime", line, column });
+  });
+});
