@@ -9,7 +9,8 @@ export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TOOL_RESULT_CHARS, type
 export type { SessionResult, SessionStatus, SessionUsage } from "./session/session-result.ts";
 export type { SessionEvent, SessionEventType, EventBase } from "./session/events.ts";
 export { loadPrompt, renderPrompt, promptsDirectory } from "./session/prompts.ts";
-export type { SubcallStartFields, SubcallEndFields } from "./session/events.ts";
+export type { SubcallStartFields, SubcallEndFields, ModelProgressFields, ModelRequestFields, ModelRetryFields } from "./session/events.ts";
+export { MODEL_PROGRESS_INTERVAL_MS } from "./session/model-progress-events.ts";
 export {
   BudgetTracker,
   createConcurrencyLimiter,

@@ -1,4 +1,5 @@
 export type { ChatMessage, FinishReason, ModelClient, ModelRequest, ModelResponse, TokenUsage } from "./model-client.ts";
+export { reportProgress, type ModelAttemptProgress, type ModelOutputProgress, type ModelProgress, type ModelRetryProgress } from "./model-progress.ts";
 export { ScriptedModel, type RecordedModelRequest, type ScriptedModelOptions, type ScriptedReply } from "./scripted-model.ts";
 export {
   DEFAULT_BASE_URL,

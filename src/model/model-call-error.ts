@@ -64,7 +64,7 @@ export class ModelCallError extends Error {
       case "connection":
         return `Could not reach the model server at ${baseURL} (${detail ?? "connection failed"}) ${after}. Check --base-url / OPENAI_BASE_URL.`;
       case "timeout":
-        return `The model server at ${baseURL} did not answer in time (${detail ?? "timed out"}) ${after}. Raise the timeout or check that the server is not overloaded.`;
+        return `The model server at ${baseURL} did not answer in time (${detail ?? "timed out"}) ${after}. Raise the limit with --request-timeout-ms (RLMKIT_REQUEST_TIMEOUT_MS; the timeoutMs option in code), or check that the server is not overloaded.`;
       case "aborted":
         return `The call to model '${model}' at ${baseURL} was aborted${said}.`;
       case "bad-response":

@@ -1,3 +1,5 @@
+import type { ModelProgress } from "./model-progress.ts";
+
 /** One chat message, in the shape every OpenAI-compatible server accepts. */
 export interface ChatMessage {
   readonly role: "system" | "user" | "assistant";
@@ -18,6 +20,12 @@ export interface ModelRequest {
    * callers should check `signal.aborted` rather than the error.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Told what the call is doing while it runs: each request sent (with its time-out),
+   * each retry (failure, status, wait) and streamed output so far. Optional for
+   * clients; what it throws is ignored.
+   */
+  readonly onProgress?: (progress: ModelProgress) => void;
 }
 
 /** Token counts for one model call. */

@@ -1,10 +1,11 @@
 import { setTimeout as delay } from "node:timers/promises";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { estimateUsage } from "./estimate-tokens.ts";
+import { CHARS_PER_TOKEN, estimateUsage } from "./estimate-tokens.ts";
 import { mapFinishReason } from "./finish-reason.ts";
 import { ModelCallError, type ModelCallFailure } from "./model-call-error.ts";
 import type { ModelClient, ModelRequest, ModelResponse, TokenUsage } from "./model-client.ts";
 import { ModelConfigurationError } from "./model-configuration-error.ts";
+import { reportProgress } from "./model-progress.ts";
 import { retryDelayMs } from "./retry-delay.ts";
 import { DEFAULT_BASE_URL } from "./model-defaults.ts";
 
@@ -81,6 +82,8 @@ export interface ModelRetry {
  * - Usage comes from the server; when it sends none, it is estimated from text
  *   length (`ceil(characters / 4)`) and `usageEstimated` is set.
  * - Failures reject with a {@link ModelCallError} whose message is one actionable line.
+ * - The request's `onProgress` hears of each request sent (with the time-out), each
+ *   retry (failure, status, wait) and, when streaming, the output received so far.
  *
  * @example
  * // A local server: no key needed.
@@ -143,11 +146,13 @@ export class OpenAICompatibleModel implements ModelClient {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const { retryBaseDelayMs = DEFAULT_RETRY_BASE_DELAY_MS, retryMaxDelayMs = DEFAULT_RETRY_MAX_DELAY_MS, onRetry } = this.#options;
+    const maxAttempts = this.#maxRetries + 1;
     for (let attempt = 1; ; attempt++) {
       if (request.signal?.aborted) throw this.#error({ failure: "aborted", retryable: false, cause: request.signal.reason }, attempt - 1);
+      reportProgress(request.onProgress, { kind: "attempt", attempt, maxAttempts, timeoutMs: this.#timeoutMs });
       let failed: Failure;
       try {
-        return await this.#attempt(request);
+        return await this.#attempt(request, attempt);
       } catch (error) {
         failed = error instanceof FailedAttempt ? error.failure : this.#classify(error, request.signal, false);
       }
@@ -156,6 +161,7 @@ export class OpenAICompatibleModel implements ModelClient {
 
       const delayMs = retryDelayMs({ retry: attempt, baseDelayMs: retryBaseDelayMs, maxDelayMs: retryMaxDelayMs, headers: failed.headers, random: this.#options._internal?.random });
       onRetry?.({ attempt, delayMs, error });
+      reportProgress(request.onProgress, { kind: "retry", attempt, maxAttempts, failure: failed.failure, ...(failed.status !== undefined ? { status: failed.status } : {}), delayMs, message: error.message });
       try {
         await this.#sleep(delayMs, request.signal);
       } catch (cause) {
@@ -166,12 +172,12 @@ export class OpenAICompatibleModel implements ModelClient {
   }
 
   /** One request, bounded by the timeout; failures are thrown as {@link FailedAttempt}. */
-  async #attempt(request: ModelRequest): Promise<ModelResponse> {
+  async #attempt(request: ModelRequest, attempt: number): Promise<ModelResponse> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error(`no complete answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
     try {
-      return this.#options.stream ? await this.#streamed(request, signal) : await this.#plain(request, signal);
+      return this.#options.stream ? await this.#streamed(request, signal, attempt) : await this.#plain(request, signal);
     } catch (error) {
       if (error instanceof FailedAttempt) throw error;
       throw new FailedAttempt(this.#classify(error, request.signal, timeout.signal.aborted));
@@ -195,7 +201,7 @@ export class OpenAICompatibleModel implements ModelClient {
     return this.#response(request, text, choice.finish_reason, completion.usage, completion.model);
   }
 
-  async #streamed(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+  async #streamed(request: ModelRequest, signal: AbortSignal, attempt: number): Promise<ModelResponse> {
     const stream = await this.#client.chat.completions.create(
       { ...this.#body(request), stream: true, stream_options: { include_usage: true } },
       { signal },
@@ -204,12 +210,19 @@ export class OpenAICompatibleModel implements ModelClient {
     let rawFinishReason: string | null | undefined;
     let usage: UsageBody | null | undefined;
     let model: string | undefined;
+    let reasoningCharacters = 0;
     for await (const chunk of stream) {
       model ||= chunk.model;
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       if (typeof choice.delta?.content === "string") text += choice.delta.content;
+      const reasoningPart = reasoningField(choice.delta);
+      reasoningCharacters += reasoningPart?.length ?? 0;
+      if (request.onProgress && (reasoningPart || choice.delta?.content)) {
+        const characters = text.length;
+        reportProgress(request.onProgress, { kind: "output", attempt, characters, reasoningCharacters, estimatedTokens: Math.ceil((characters + reasoningCharacters) / CHARS_PER_TOKEN) });
+      }
       if (choice.finish_reason) rawFinishReason = choice.finish_reason;
     }
     // The openai Stream ends quietly when its signal aborts; a cut-off reply must not pass for a whole one.
@@ -271,6 +284,14 @@ export class OpenAICompatibleModel implements ModelClient {
     const { headers: _headers, ...fields } = failure;
     return new ModelCallError({ ...fields, baseURL: this.baseURL, model: this.modelId, attempts });
   }
+}
+
+/** The reasoning a message or stream delta carries apart from its content: `reasoning_content` (llama.cpp, vLLM, DeepSeek) or `reasoning` (Ollama, newer vLLM). */
+function reasoningField(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const { reasoning_content: content, reasoning } = message as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof content === "string" && content.length > 0) return content;
+  return typeof reasoning === "string" && reasoning.length > 0 ? reasoning : undefined;
 }
 
 type UsageBody = { prompt_tokens?: number; completion_tokens?: number };

@@ -20,7 +20,10 @@ export interface EventBase {
 export type SessionEvent = EventBase &
   (
     | { readonly type: "session_start"; readonly question: string; readonly model: string; readonly context: string; readonly tools: readonly string[]; readonly maxIterations: number; readonly parentSessionId?: string }
-    | { readonly type: "model_call"; readonly iteration: number; readonly model: string; readonly messages: number; readonly promptTokens: number; readonly completionTokens: number; readonly usageEstimated: boolean; readonly durationMs: number; readonly finishReason: string; readonly text: string; readonly costUsd?: number }
+    | { readonly type: "model_call"; readonly iteration: number; readonly model: string; readonly messages: number; readonly promptTokens: number; readonly completionTokens: number; readonly usageEstimated: boolean; readonly durationMs: number; readonly finishReason: string; readonly text: string; readonly costUsd?: number; readonly priced?: boolean }
+    | ModelRequestFields
+    | ModelRetryFields
+    | ModelProgressFields
     | { readonly type: "code_block"; readonly iteration: number; readonly index: number; readonly language: string; readonly code: string; readonly unclosed: boolean }
     | { readonly type: "intercept_rejected"; readonly iteration: number; readonly index: number; readonly problems: readonly { readonly line: number; readonly column: number; readonly message: string }[] }
     | { readonly type: "tool_call"; readonly iteration: number; readonly index: number; readonly tool: string; readonly args: readonly unknown[]; readonly line: number; readonly injectedAs?: string; readonly resultChars?: number; readonly truncated?: boolean; readonly durationMs: number; readonly error?: string; readonly result?: JsonValue }
@@ -33,6 +36,51 @@ export type SessionEvent = EventBase &
     | SubcallEndFields
     | { readonly type: "budget_exceeded"; readonly iteration?: number; readonly limit: BudgetLimitName; readonly limitValue: number; readonly used: number; readonly message: string }
   );
+
+/** A request to the model is being sent (the turn's first, or a retry), with the time it may take. */
+export interface ModelRequestFields {
+  readonly type: "model_request";
+  readonly iteration: number;
+  readonly model: string;
+  /** 1 for the first request of the call, 2 for the first retry, … */
+  readonly attempt: number;
+  /** The most requests the call may send. */
+  readonly maxAttempts: number;
+  /** How long this request may take (the client's request time-out), when the client has one. */
+  readonly timeoutMs?: number;
+}
+
+/** A request to the model failed and will be retried after `delayMs`. */
+export interface ModelRetryFields {
+  readonly type: "model_retry";
+  readonly iteration: number;
+  readonly model: string;
+  /** The attempt that failed, from 1. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  /** `status`, `timeout`, `connection`, … (see `ModelCallFailure`). */
+  readonly failure: string;
+  /** The HTTP status, when the server answered with one. */
+  readonly status?: number;
+  /** The wait before the next attempt (the server's Retry-After when it sent one). */
+  readonly delayMs: number;
+  /** The failure in one line. */
+  readonly message: string;
+}
+
+/** Streamed output received so far in a model call (at most two events a second per call). */
+export interface ModelProgressFields {
+  readonly type: "model_progress";
+  readonly iteration: number;
+  readonly model: string;
+  readonly attempt: number;
+  /** Characters of reply text so far. */
+  readonly characters: number;
+  /** Characters of reasoning so far (0 when the server sends none apart from the text). */
+  readonly reasoningCharacters: number;
+  /** Tokens so far, reply and reasoning, estimated from their length. */
+  readonly estimatedTokens: number;
+}
 
 /**
  * A sub-call starts: `llm_query` (one per prompt of `llm_query_batched`) or

@@ -10,6 +10,7 @@ import { interceptBlock, rewriteBlock } from "../intercept/intercept-block.ts";
 import { describeContext } from "./describe-context.ts";
 import type { SessionEvent, SessionEventInput } from "./events.ts";
 import { formatFeedback, type BlockReport } from "./format-feedback.ts";
+import { relayModelProgress } from "./model-progress-events.ts";
 import { loadPrompt, renderPrompt } from "./prompts.ts";
 import type { SessionResult, SessionStatus, SessionUsage } from "./session-result.ts";
 import { TraceWriter } from "./trace-writer.ts";
@@ -282,7 +283,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       const callStarted = now();
       let response: ModelResponse;
       try {
-        response = await raceAbort(model.complete({ messages: [...messages], signal: controller.signal }), controller.signal);
+        const onProgress = relayModelProgress({ emit, iteration: iterations, model: model.modelId, now });
+        response = await raceAbort(model.complete({ messages: [...messages], signal: controller.signal, onProgress }), controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return finishAborted(controller.signal.reason);
         const message = `model call failed: ${(error as Error)?.message ?? error}`;
@@ -292,8 +294,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         decision.reservation.finish();
       }
       const cost = priceCall(model.modelId, response.usage, tree.prices);
-      ledger.record({ depth, model: model.modelId, usage: response.usage, costUsd: cost.costUsd, priced: cost.priced });
-      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, costUsd: cost.costUsd });
+      ledger.record({ depth, model: model.modelId, usage: response.usage, costUsd: cost.costUsd, priced: cost.priced, estimated: response.usageEstimated === true });
+      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, costUsd: cost.costUsd, priced: cost.priced });
       messages.push({ role: "assistant", content: response.text });
 
       const { runnable, skipped } = extractCodeBlocks(response.text, parsesAsJavaScript);

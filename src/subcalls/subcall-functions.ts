@@ -147,7 +147,7 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
       }
       const usage = response.usage;
       const cost = priceCall(subModel.modelId, usage, tree.prices);
-      ledger.record({ depth: callDepth, model: subModel.modelId, usage, costUsd: cost.costUsd, priced: cost.priced });
+      ledger.record({ depth: callDepth, model: subModel.modelId, usage, costUsd: cost.costUsd, priced: cost.priced, estimated: response.usageEstimated === true });
       if (tree.cache) await tree.cache.set(key, { model: subModel.modelId, text: response.text, usage });
       end({ promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: cost.costUsd, text: response.text });
       return response.text;

@@ -24,6 +24,13 @@ export interface TreeUsage extends UsageTotals {
   readonly byModel: Readonly<Record<string, ModelUsageTotals>>;
   /** Models that were used but have no price (counted as costing 0). Empty when every model had one. */
   readonly unpricedModels: readonly string[];
+  /**
+   * False when a model used has no price (`unpricedModels`): `costUsd` then counts only
+   * the priced models, and the true cost is unknown (a local model's, say).
+   */
+  readonly costKnown: boolean;
+  /** True when the token counts of at least one call were estimated from text length, because the server reported none. */
+  readonly estimated: boolean;
 }
 
 /** One model call as the ledger records it. */
@@ -33,6 +40,8 @@ export interface LedgerEntry {
   readonly usage: TokenUsage;
   readonly costUsd: number;
   readonly priced: boolean;
+  /** True when `usage` was estimated from text length (the server reported none). */
+  readonly estimated?: boolean;
 }
 
 interface MutableTotals {
@@ -67,6 +76,7 @@ export class UsageLedger {
   readonly #totals = zero();
   readonly #byDepth = new Map<number, MutableTotals>();
   readonly #byModel = new Map<string, MutableTotals & { priced: boolean }>();
+  #estimated = false;
 
   constructor(parent?: UsageLedger) {
     this.#parent = parent;
@@ -87,6 +97,7 @@ export class UsageLedger {
     if (!model) this.#byModel.set(entry.model, (model = { ...zero(), priced: entry.priced }));
     addTo(model, entry);
     model.priced &&= entry.priced;
+    if (entry.estimated === true) this.#estimated = true;
     this.#parent?.record(entry);
   }
 
@@ -102,6 +113,6 @@ export class UsageLedger {
     const byModel: Record<string, ModelUsageTotals> = {};
     for (const [model, totals] of this.#byModel) byModel[model] = { ...totals };
     const unpricedModels = [...this.#byModel].filter(([, totals]) => !totals.priced).map(([model]) => model);
-    return { ...this.#totals, byDepth, byModel, unpricedModels };
+    return { ...this.#totals, byDepth, byModel, unpricedModels, costKnown: unpricedModels.length === 0, estimated: this.#estimated };
   }
 }

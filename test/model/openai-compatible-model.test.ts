@@ -6,6 +6,7 @@ import {
   OpenAICompatibleModel,
   PLACEHOLDER_API_KEY,
   type ChatMessage,
+  type ModelProgress,
   type ModelRetry,
   type OpenAICompatibleModelOptions,
 } from "../../src/model/index.ts";
@@ -185,7 +186,7 @@ describe("OpenAICompatibleModel failures", () => {
     expect(server.requests).toHaveLength(2);
     expect(error).toMatchObject({ failure: "timeout", retryable: true, attempts: 2 });
     expect(error.message.replace(server.url, "<url>")).toBe(
-      "The model server at <url> did not answer in time (no complete answer within 200 ms) after 2 attempts. Raise the timeout or check that the server is not overloaded.",
+      "The model server at <url> did not answer in time (no complete answer within 200 ms) after 2 attempts. Raise the limit with --request-timeout-ms (RLMKIT_REQUEST_TIMEOUT_MS; the timeoutMs option in code), or check that the server is not overloaded.",
     );
   });
 
@@ -303,5 +304,56 @@ describe("OpenAICompatibleModel configuration", () => {
   test("exposes the configured context window", () => {
     const model = new OpenAICompatibleModel({ model: "local", baseURL: "http://127.0.0.1:1/v1", contextWindow: 8192 });
     expect(model.contextWindow).toBe(8192);
+  });
+});
+
+describe("OpenAICompatibleModel progress reports (request.onProgress)", () => {
+  test("reports each request with its time-out, and each retry with its status and the Retry-After wait", async () => {
+    const server = await serve([{ status: 503, headers: { "retry-after": "1" } }, { drop: true }, "third time"]);
+    const { model } = modelFor(server, { timeoutMs: 5_000, maxRetries: 4 });
+    const progress: ModelProgress[] = [];
+    const response = await model.complete({ messages, onProgress: (report) => progress.push(report) });
+
+    expect(response.text).toBe("third time");
+    expect(progress.map((report) => [report.kind, report.attempt, "maxAttempts" in report ? report.maxAttempts : undefined])).toEqual([
+      ["attempt", 1, 5],
+      ["retry", 1, 5],
+      ["attempt", 2, 5],
+      ["retry", 2, 5],
+      ["attempt", 3, 5],
+    ]);
+    expect(progress[0]).toEqual({ kind: "attempt", attempt: 1, maxAttempts: 5, timeoutMs: 5_000 });
+    expect(progress[1]).toMatchObject({ kind: "retry", failure: "status", status: 503, delayMs: 1000 });
+    // No Retry-After: backoff 500 * 2^1 ms, times the jitter factor 0.75.
+    expect(progress[3]).toMatchObject({ kind: "retry", failure: "connection", delayMs: 750 });
+    expect(progress[3]).not.toHaveProperty("status");
+    expect((progress[1] as { message: string }).message).toMatch(/failed with 503/);
+  });
+
+  test("reports streamed output as it arrives, reasoning deltas counted apart", async () => {
+    const server = await serve([{ text: "unused", reasoningChunks: ["Let me ", "think."], chunks: ["```js\n", "FINAL(1)\n", "```"], usage: null }]);
+    const { model } = modelFor(server, { stream: true });
+    const outputs: ModelProgress[] = [];
+    await model.complete({ messages, onProgress: (report) => report.kind === "output" && outputs.push(report) });
+
+    expect(outputs.map((report) => report.kind === "output" && [report.characters, report.reasoningCharacters, report.estimatedTokens])).toEqual([
+      [0, 7, 2],
+      [0, 13, 4],
+      [6, 13, 5],
+      [15, 13, 7],
+      [18, 13, 8],
+    ]);
+  });
+
+  test("a listener that throws changes nothing", async () => {
+    const server = await serve([{ status: 500 }, "still answered"]);
+    const { model } = modelFor(server, { stream: true });
+    const response = await model.complete({
+      messages,
+      onProgress: () => {
+        throw new Error("listener bug");
+      },
+    });
+    expect(response.text).toBe("still answered");
   });
 });

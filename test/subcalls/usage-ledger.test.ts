@@ -16,6 +16,8 @@ describe("UsageLedger", () => {
       byDepth: { "0": { promptTokens: 100, completionTokens: 10, modelCalls: 1, costUsd: 0.5 }, "2": { promptTokens: 7, completionTokens: 3, modelCalls: 1, costUsd: 0 } },
       byModel: { big: { promptTokens: 100, completionTokens: 10, modelCalls: 1, costUsd: 0.5, priced: true }, small: { promptTokens: 7, completionTokens: 3, modelCalls: 1, costUsd: 0, priced: false } },
       unpricedModels: ["small"],
+      costKnown: false,
+      estimated: false,
     });
     expect(child.totals).toEqual({ promptTokens: 7, completionTokens: 3, modelCalls: 1, costUsd: 0 });
   });

@@ -161,6 +161,10 @@ export interface ScriptedCompletion {
   readonly chunks?: readonly string[];
   /** Streaming only: send this many content deltas, then hold the connection open without finishing (for timeout tests). */
   readonly stallAfterChunks?: number;
+  /** Streaming only: reasoning deltas (`delta.reasoning_content`, as llama.cpp and vLLM send them) before the content deltas. */
+  readonly reasoningChunks?: readonly string[];
+  /** Streaming only: wait this long before each delta after the first (a slow model writing). */
+  readonly chunkDelayMs?: number;
 }
 
 /** A raw HTTP reply, for error statuses. `body` objects are sent as JSON; default `{ error: { message: "scripted <status>" } }`. */
@@ -214,6 +218,7 @@ function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, c
   const chunk = (choices: object[], extra: object = {}) => ({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices, ...extra });
   const deltas = completion.chunks ?? (completion.text.match(/\S*\s*/g) ?? []).filter((part) => part.length > 0);
   const events: object[] = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
+  for (const reasoning_content of completion.reasoningChunks ?? []) events.push(chunk([{ index: 0, delta: { reasoning_content }, finish_reason: null }]));
   for (const content of deltas) events.push(chunk([{ index: 0, delta: { content }, finish_reason: null }]));
   events.push(chunk([{ index: 0, delta: {}, finish_reason: completion.finishReason === undefined ? "stop" : completion.finishReason }]));
   const usage = usageFor(body, completion);
@@ -225,8 +230,19 @@ function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, c
     for (const event of events.slice(0, 1 + completion.stallAfterChunks)) response.write(`data: ${JSON.stringify(event)}\n\n`);
     return;
   }
-  for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`);
-  response.end("data: [DONE]\n\n");
+  if (completion.chunkDelayMs === undefined) {
+    for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`);
+    response.end("data: [DONE]\n\n");
+    return;
+  }
+  void (async () => {
+    for (const [index, event] of events.entries()) {
+      if (index > 1) await new Promise((resolve) => setTimeout(resolve, completion.chunkDelayMs));
+      if (response.destroyed) return;
+      response.write(`data: ${JSON.stringify(event)}\n\n`);
+    }
+    response.end("data: [DONE]\n\n");
+  })();
 }
 
 function usageFor(body: ChatCompletionRequestBody, completion: ScriptedCompletion) {
