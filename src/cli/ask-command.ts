@@ -1,16 +1,21 @@
 import { resolve } from "node:path";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
+import type { SessionEvent } from "../session/events.ts";
 import type { SessionResult } from "../session/session-result.ts";
 import type { CliIo } from "./cli-io.ts";
-import { exitCodeForStatus } from "./exit-codes.ts";
+import { EXIT_INTERRUPTED, exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
 import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
+import { RunSummary } from "./run-summary.ts";
 import { displayValue } from "../util/display-value.ts";
 
-/** The JSON `ask --json` prints (and `ask` prints when stdout is not a terminal). */
+/** How `ask` prints its result: `text` (the answer), `json` (one result object) or `jsonl` (every event as a line, then the result). */
+export type AskOutputFormat = "text" | "json" | "jsonl";
+
+/** The JSON `ask --json` prints (and `ask` prints when stdout is not a terminal); with `--output jsonl`, the last line, with `"type": "result"`. */
 export interface AskResultJson {
   readonly status: SessionResult["status"];
   readonly answer?: SessionResult["answer"];
@@ -30,7 +35,9 @@ export function registerAskCommand(program: Command, io: CliIo, done: (code: num
     .argument("<question>", "what to answer")
     .option("--repo <dir>", "repository the navigation tools read")
     .option("--context <file>", "input exposed to the model as `context` (a file, or - for stdin)")
-    .option("--json", "print only the result as JSON (the default when stdout is not a terminal)");
+    .addOption(new Option("--output <format>", "text: the answer; json: the result as one JSON object; jsonl: every event as a JSON line as it happens, then the result (default: text on a terminal, json otherwise)").choices(["text", "json", "jsonl"]))
+    .option("--json", "the same as --output json")
+    .option("--verbose", "print every step on stderr as it happens");
   addModelOptions(command, { trace: true });
   command.action(async (question: string, options: Record<string, unknown>) => {
     done(await ask(question, options, io));
@@ -45,11 +52,22 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   const [{ runSession }, { buildModel }] = await Promise.all([import("../session/run-session.ts"), import("./build-model.ts")]);
   const model = buildModel(config);
   const nav = repo ? await openNav(repo) : undefined;
-  const json = options.json === true || !io.stdout.isTTY;
-  const progress = json ? undefined : new ProgressReporter({ stream: io.stderr, mode: io.stderr.isTTY ? "live" : "log" });
+  const format: AskOutputFormat = typeof options.output === "string" ? (options.output as AskOutputFormat) : options.json === true || !io.stdout.isTTY ? "json" : "text";
+  const verbose = options.verbose === true;
+  // Progress and the summary go to stderr: live on a terminal, step by step into a log when the answer is for a person or --verbose asks.
+  const terminal = io.stderr.isTTY === true;
+  const progress = terminal || format === "text" || verbose ? new ProgressReporter({ stream: io.stderr, mode: terminal ? "live" : "log", verbose }) : undefined;
+  const summary = terminal ? new RunSummary() : undefined;
+  const listeners = [progress?.onEvent, summary?.onEvent, format === "jsonl" ? (event: SessionEvent) => io.stdout.write(`${JSON.stringify(event)}\n`) : undefined].filter((listener) => listener !== undefined);
   const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error("interrupted"));
-  process.once("SIGINT", onSigint);
+  let interrupted = false;
+  // Ctrl-C ends the session cleanly (its trace ends with session_end) and exits 130; a second Ctrl-C exits at once.
+  const onSigint = () => {
+    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    interrupted = true;
+    controller.abort(new Error("interrupted (Ctrl-C)"));
+  };
+  process.on("SIGINT", onSigint);
 
   const tracePath = config.trace !== undefined ? resolve(io.cwd, config.trace) : undefined;
   let result: SessionResult;
@@ -63,7 +81,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       ...(context !== undefined ? { context } : {}),
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       ...(tracePath !== undefined ? { tracePath } : {}),
-      ...(progress ? { onEvent: progress.onEvent } : {}),
+      ...(listeners.length > 0 ? { onEvent: (event: SessionEvent) => listeners.forEach((listener) => listener(event)) } : {}),
       ...(config.subModel !== undefined ? { subModel: buildModel(config, "subModel") } : {}),
       ...(config.budgetUsd !== undefined ? { budget: { maxCostUsd: config.budgetUsd } } : {}),
     });
@@ -73,7 +91,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
     await closeNavTools();
   }
 
-  if (json) {
+  if (format !== "text") {
     const output: AskResultJson = {
       status: result.status,
       ...(result.answer !== undefined ? { answer: result.answer } : {}),
@@ -84,12 +102,16 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       ...(result.error ? { error: result.error } : {}),
       ...(tracePath ? { trace: tracePath } : {}),
     };
-    io.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    io.stdout.write(format === "jsonl" ? `${JSON.stringify({ type: "result", ...output })}\n` : `${JSON.stringify(output, null, 2)}\n`);
   } else if (result.answer !== undefined) {
     io.stdout.write(`${displayValue(result.answer)}\n`);
-    const tokens = result.usage.promptTokens + result.usage.completionTokens;
-    const cost = result.usage.costUsd > 0 ? ` · $${result.usage.costUsd.toFixed(4)}` : "";
-    io.stderr.write(`\n${result.iterations} turn${result.iterations === 1 ? "" : "s"} · ${tokens.toLocaleString("en-US")} tokens${cost} · ${(result.durationMs / 1000).toFixed(1)} s${tracePath ? ` · trace ${tracePath}` : ""}\n`);
+  }
+  // What happened, on stderr: the whole summary on a terminal, its first line in a log.
+  if (summary) io.stderr.write(`\n${summary.format(result, tracePath ? { tracePath } : {})}`);
+  else if (format === "text") io.stderr.write(`\n${new RunSummary().format(result, tracePath ? { tracePath } : {}).split("\n")[0]}\n`);
+  if (interrupted) {
+    io.stderr.write("rlmkit: interrupted (Ctrl-C)\n");
+    return EXIT_INTERRUPTED;
   }
   if (result.status !== "final") {
     const reason = result.status === "error" ? (result.error ?? "the session failed") : `no answer: ${result.error ?? result.status}`;

@@ -1,5 +1,6 @@
 import type { SessionEvent } from "../session/events.ts";
 import { clip } from "../util/clip.ts";
+import { describeModelOutput, describeModelRequest, describeModelRetry } from "./describe-model-call.ts";
 
 /**
  * Says in a few words what an event means for a person watching, e.g.
@@ -13,8 +14,16 @@ export function describeEvent(event: SessionEvent): string | undefined {
       return event.depth > 0 ? `${sub}started (${event.model})` : undefined;
     case "model_call":
       return `${sub}model replied in ${(event.durationMs / 1000).toFixed(1)} s`;
-    case "code_block":
-      return `${sub}running block ${event.index + 1}`;
+    case "model_request":
+      return `${sub}${describeModelRequest(event)}`;
+    case "model_retry":
+      return `${sub}${describeModelRetry(event)}`;
+    case "model_progress":
+      return `${sub}${describeModelOutput(event)}`;
+    case "code_block": {
+      const first = event.code.split("\n").find((line) => line.trim() !== "")?.trim();
+      return `${sub}running block ${event.index + 1}${first ? `: ${clip(first, 60)}` : ""}`;
+    }
     case "intercept_rejected":
       return `${sub}block ${event.index + 1} rejected: ${event.problems[0]?.message ?? "not runnable"}`;
     case "tool_call":

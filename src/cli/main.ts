@@ -46,7 +46,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .showSuggestionAfterError()
     .addHelpText(
       "after",
-      `\nExit codes: ${EXIT_OK} answered / ok, ${EXIT_ERROR} error, ${EXIT_NOT_ANSWERED} not answered (a limit stopped the session), ${EXIT_NOT_REPRODUCED} replay did not reproduce.\nConfiguration: defaults < rlmkit.config.json (or --config) < environment < flags; see \`rlmkit config\`.`,
+      `\nExit codes: ${EXIT_OK} answered / ok, ${EXIT_ERROR} error, ${EXIT_NOT_ANSWERED} not answered (a limit stopped the session), ${EXIT_NOT_REPRODUCED} replay did not reproduce, 130 interrupted (Ctrl-C).\nConfiguration: defaults < rlmkit.config.json (or --config) < environment < flags; see \`rlmkit config\`.`,
     );
   for (const register of [registerAskCommand, registerNavCommand, registerReplayCommand, registerViewCommand, registerConfigCommand]) register(program, io, done);
   registerMcpCommand(program, io, version, done);

@@ -53,17 +53,19 @@ ${problems.length ? `<section class="card"><h2>Unreadable trace lines</h2><ul>${
 `;
 }
 
+type EventOf<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
+
 function renderRootSession(session: SessionNode): string {
   const start = session.start;
   const end = session.end;
   const status = end?.status ?? "unfinished";
-  const cost = costOf(end?.usage);
+  const cost = end ? usageCost(end.usage) : undefined;
   const stats = [
     start ? `model <b>${escapeHtml(start.model)}</b>` : "",
     end ? `<b>${end.iterations}</b> turn${end.iterations === 1 ? "" : "s"}` : "",
-    end ? `<b>${formatNumber(end.usage.promptTokens)}</b> prompt + <b>${formatNumber(end.usage.completionTokens)}</b> completion tokens` : "",
+    end ? `<b>${formatNumber(end.usage.promptTokens)}</b> prompt + <b>${formatNumber(end.usage.completionTokens)}</b> completion tokens${end.usage.estimated ? " (estimated: the server reported no usage)" : ""}` : "",
     end ? `<b>${end.usage.modelCalls}</b> model call${end.usage.modelCalls === 1 ? "" : "s"}` : "",
-    cost !== undefined ? `cost <b>${formatCost(cost)}</b>` : "",
+    cost !== undefined ? `cost <b>${cost}</b>` : "",
     end ? `<b>${formatDuration(end.durationMs)}</b>` : "",
     start?.tools.length ? `tools ${start.tools.map((tool) => `<code>${escapeHtml(tool)}</code>`).join(" ")}` : "",
   ].filter(Boolean);
@@ -91,11 +93,13 @@ function renderAnswer(session: SessionNode): string {
 function renderTurn(turn: TurnNode): string {
   const call = turn.modelCall;
   const cost = costOf(call);
+  const retries = turn.retries.length;
   const stats = call
     ? [
         escapeHtml(call.model),
         `${formatNumber(call.promptTokens)} → ${formatNumber(call.completionTokens)} tokens${call.usageEstimated ? " (estimated)" : ""}`,
-        cost !== undefined ? formatCost(cost) : "",
+        call.priced === false ? "cost unknown" : cost !== undefined ? formatCost(cost) : "",
+        retries > 0 ? escapeHtml(`${retries} ${retries === 1 ? "retry" : "retries"} (${turn.retries.map((retry) => `${retry.status ?? retry.failure}, waited ${formatDuration(retry.delayMs)}`).join("; ")})`) : "",
         formatDuration(call.durationMs),
         call.finishReason !== "stop" ? `finish: ${escapeHtml(call.finishReason)}` : "",
       ].filter(Boolean)
@@ -151,7 +155,7 @@ function renderToolCall(call: Extract<SessionEvent, { type: "tool_call" }>): str
 function renderChild(session: SessionNode): string {
   const start = session.start;
   const end = session.end;
-  const label = [`Sub-call (depth ${session.depth})`, start ? start.model : "", end ? end.status : "unfinished", end ? `${formatNumber(end.usage.promptTokens + end.usage.completionTokens)} tokens` : "", costOf(end?.usage) !== undefined ? formatCost(costOf(end?.usage)!) : ""].filter(Boolean);
+  const label = [`Sub-call (depth ${session.depth})`, start ? start.model : "", end ? end.status : "unfinished", end ? `${end.usage.estimated ? "~" : ""}${formatNumber(end.usage.promptTokens + end.usage.completionTokens)} tokens` : "", end ? (usageCost(end.usage) ?? "") : ""].filter(Boolean);
   return `<details class="subcall" data-testid="subcall"><summary>${label.map(escapeHtml).join(" · ")}</summary>
 ${start ? `<div class="question">${escapeHtml(cut(start.question, 2000))}</div>` : ""}
 ${renderAnswer(session)}
@@ -175,6 +179,20 @@ function renderOther(event: SessionEvent): string {
 function statusBadge(status: string): string {
   const kind = status === "final" ? "final" : status === "error" || status === "unfinished" ? "bad" : "limit";
   return `<span class="badge ${kind}" data-testid="status">${escapeHtml(status)}</span>`;
+}
+
+/**
+ * A session's cost as a person should read it: `$0.0123`; `cost unknown` when a
+ * model had no price (a local model: not `$0.0000`); `≥ $0.0123 (some models
+ * unpriced)` when only some had. Traces written before `costKnown` existed fall
+ * back on `unpricedModels`.
+ */
+function usageCost(usage: EventOf<"session_end">["usage"]): string | undefined {
+  const cost = costOf(usage);
+  if (cost === undefined) return undefined;
+  const known = usage.costKnown ?? (usage.unpricedModels ?? []).length === 0;
+  if (known) return formatCost(cost);
+  return cost > 0 ? `≥ ${formatCost(cost)} (some models unpriced)` : "cost unknown";
 }
 
 /** Reads a cost in US dollars from an event or usage object, when the producer recorded one. */

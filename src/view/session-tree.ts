@@ -21,6 +21,8 @@ export interface BlockNode {
 export interface TurnNode {
   readonly iteration: number;
   modelCall?: EventOf<"model_call">;
+  /** Requests to the model that failed and were retried before the reply. */
+  readonly retries: EventOf<"model_retry">[];
   readonly blocks: BlockNode[];
   readonly feedback: EventOf<"feedback">[];
   readonly errors: EventOf<"error">[];
@@ -75,7 +77,7 @@ export function buildSessionTree(events: readonly SessionEvent[]): SessionNode[]
   const turnOf = (session: SessionNode, iteration: number): TurnNode => {
     let turn = session.turns.find((candidate) => candidate.iteration === iteration);
     if (!turn) {
-      turn = { iteration, blocks: [], feedback: [], errors: [], other: [] };
+      turn = { iteration, retries: [], blocks: [], feedback: [], errors: [], other: [] };
       session.turns.push(turn);
     }
     return turn;
@@ -124,6 +126,13 @@ export function buildSessionTree(events: readonly SessionEvent[]): SessionNode[]
       case "feedback":
         turnOf(session, event.iteration).feedback.push(event);
         openBlock.delete(session.sessionId);
+        break;
+      case "model_retry":
+        turnOf(session, event.iteration).retries.push(event);
+        break;
+      case "model_request":
+      case "model_progress":
+        // Live progress only: the model_call that follows holds the outcome.
         break;
       case "error":
         (event.iteration !== undefined && event.iteration > 0 ? turnOf(session, event.iteration).errors : session.errors).push(event);

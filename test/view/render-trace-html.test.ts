@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import type { SessionEvent } from "../../src/index.ts";
+import { OpenAICompatibleModel, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
+import { startOpenAIServer } from "../support/openai-server.ts";
 import { buildSessionTree } from "../../src/view/session-tree.ts";
 import { parseTrace } from "../../src/view/read-trace.ts";
 import { renderTraceHtml } from "../../src/view/render-trace-html.ts";
@@ -34,6 +35,28 @@ describe("renderTraceHtml", () => {
   test("shows per-step cost when the events carry it, and the total", () => {
     expect(html).toMatch(/\$0\.00\d\d/);
     expect(html).toContain("cost <b>$");
+  });
+
+  test("estimated usage and unknown prices read as such, never as a measured $0.0000", async () => {
+    const local: SessionEvent[] = [];
+    await runSession({ question: "q", model: new ScriptedModel(["```js\nFINAL(1)\n```"], { modelId: "local-model" }), onEvent: (event) => local.push(event) });
+    const page = renderTraceHtml(local);
+    expect(page).toContain("cost <b>cost unknown</b>");
+    expect(page).toContain("completion tokens (estimated: the server reported no usage)");
+    expect(page).not.toContain("$0.0000");
+    // The sample trace's models are priced and report their usage.
+    expect(html).not.toContain("cost unknown");
+    expect(html).not.toContain("(estimated");
+  });
+
+  test("a turn lists the requests that were retried before its reply, with status and wait", async () => {
+    await using server = await startOpenAIServer([{ status: 503, headers: { "retry-after-ms": "20" } }, "```js\nFINAL(1)\n```"]);
+    const retried: SessionEvent[] = [];
+    await runSession({ question: "q", model: new OpenAICompatibleModel({ baseURL: server.url, model: "m" }), onEvent: (event) => retried.push(event) });
+    const page = renderTraceHtml(retried);
+    expect(page).toContain("<span>1 retry (503, waited 20 ms)</span>");
+    // Progress-only events are not listed as unknown events.
+    expect(page).not.toContain("<b>model_request</b>");
   });
 
   test("a trace cut short still renders, listing its unreadable lines", () => {
