@@ -1,4 +1,5 @@
 import { editDistance } from "../util/edit-distance.ts";
+import { ownName } from "./symbol-names.ts";
 
 /**
  * Picks the names closest to a misspelt one: small edit distance (case
@@ -16,7 +17,7 @@ export function didYouMean(target: string, names: Iterable<string>, limit = 5): 
     if (seen.has(name)) continue;
     seen.add(name);
     const lower = name.toLowerCase();
-    const last = lower.slice(lower.lastIndexOf(".") + 1);
+    const last = ownName(lower).replace(/^#/, "");
     let score = Infinity;
     if (lower === wanted || last === wanted) score = 0;
     // A short last segment inside the query ("run" in "runSesion") says little: it must cover half of it.

@@ -6,7 +6,7 @@ import type { FileRecord } from "./file-analysis.ts";
 import type { NavSymbol } from "./symbol.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 3;
+export const INDEX_CACHE_VERSION = 4;
 
 // The cache is two files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count): small, so a warm start parses little. Beside it,

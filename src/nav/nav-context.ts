@@ -1,6 +1,5 @@
 import path from "node:path";
 import { didYouMean } from "./did-you-mean.ts";
-import type { FileRecord } from "./file-analysis.ts";
 import type { NavError, SymbolSummary } from "./nav-results.ts";
 import { normalizeRelativePath } from "./path-safety.ts";
 import type { RepositoryIndex } from "./repo-index.ts";
@@ -21,13 +20,6 @@ export interface NavContext {
 export type ResolvedPath =
   | { readonly type: "dir"; readonly path: string }
   | { readonly type: "file"; readonly path: string };
-
-/** A symbol target resolved to one file; overloads come together. */
-export interface ResolvedSymbol {
-  readonly path: string;
-  /** Every declaration with this qualified name in this file (several for overloads). */
-  readonly symbols: NavSymbol[];
-}
 
 /**
  * Resolves a path argument to an indexed directory or file, refusing `..`,
@@ -59,63 +51,6 @@ export function pathNotFound(context: NavContext, relative: string): NavError {
   return {
     error: `no file or directory '${relative}' in the repository (ignored files are not indexed)`,
     ...(suggestions.length > 0 ? { didYouMean: suggestions } : {}),
-  };
-}
-
-/**
- * Finds the symbol a target names: `path#Name`, a qualified name
- * (`Parser.parseExpression`) or a bare member name (`parseExpression`). An
- * ambiguous name returns the candidates; an unknown one the closest names.
- */
-export async function resolveSymbol(context: NavContext, target: string): Promise<ResolvedSymbol | NavError> {
-  const hash = target.indexOf("#");
-  if (hash !== -1) {
-    const filePart = target.slice(0, hash);
-    const name = target.slice(hash + 1).replace(/::/g, ".");
-    const resolved = resolvePath(context, filePart);
-    if (resolved && "error" in resolved) return resolved;
-    if (!resolved) return pathNotFound(context, filePart);
-    if (resolved.type !== "file") return { error: `'${resolved.path}' is a directory; write 'file#Name', e.g. '${resolved.path}/index.ts#main'` };
-    const record = await context.index.record(resolved.path);
-    if (!record) return pathNotFound(context, resolved.path);
-    return pickSymbol(name, [record], `${resolved.path}#`);
-  }
-  const name = target.replace(/::/g, ".");
-  return pickSymbol(name, await context.index.records(), "");
-}
-
-function pickSymbol(name: string, records: readonly FileRecord[], prefix: string): ResolvedSymbol | NavError {
-  const groups = new Map<string, ResolvedSymbol>();
-  const collect = (test: (symbol: NavSymbol) => boolean) => {
-    for (const record of records) {
-      for (const symbol of record.symbols) {
-        if (!test(symbol)) continue;
-        const key = `${record.path}#${symbol.name}`;
-        const group = groups.get(key);
-        if (group) group.symbols.push(symbol);
-        else groups.set(key, { path: record.path, symbols: [symbol] });
-      }
-    }
-  };
-  collect((symbol) => symbol.name === name);
-  if (groups.size === 0) {
-    const suffix = `.${name}`;
-    collect((symbol) => symbol.name.endsWith(suffix));
-  }
-  if (groups.size === 1) return [...groups.values()][0];
-  if (groups.size > 1) {
-    const candidates = [...groups.keys()];
-    return {
-      error: `'${name}' is ambiguous: ${candidates.length} symbols match; read one of the candidates`,
-      candidates: candidates.slice(0, 20),
-    };
-  }
-  const names = new Set<string>();
-  for (const record of records) for (const symbol of record.symbols) names.add(symbol.name);
-  const suggestions = didYouMean(name, names);
-  return {
-    error: `no symbol named '${name}'${prefix ? ` in ${prefix.slice(0, -1)}` : ""}`,
-    ...(suggestions.length > 0 ? { didYouMean: suggestions.map((suggestion) => `${prefix}${suggestion}`) } : {}),
   };
 }
 

@@ -1,17 +1,22 @@
-import { pathNotFound, resolvePath, resolveSymbol, summarize, type NavContext } from "./nav-context.ts";
+import { pathNotFound, summarize, type NavContext } from "./nav-context.ts";
 import type { DirectoryEntry, NavError, NavListing } from "./nav-results.ts";
+import { parseTarget } from "./nav-target.ts";
+import { resolveSymbol } from "./symbol-lookup.ts";
+import { plainName } from "./symbol-names.ts";
 
 /**
  * `nav_ls(path = "")`: a directory's entries, a file's top-level symbols, or
  * a symbol's direct members (`"src/a.ts#Parser"` or an unambiguous `"Parser"`).
  */
 export async function navLs(context: NavContext, target = ""): Promise<NavListing | NavError> {
-  const resolved = resolvePath(context, target);
-  if (resolved && "error" in resolved) return resolved;
-  if (resolved?.type === "dir") return listDirectory(context, resolved.path);
-  if (resolved?.type === "file") {
-    const record = await context.index.record(resolved.path);
-    if (!record) return pathNotFound(context, resolved.path);
+  const parsed = parseTarget(context, target);
+  if ("error" in parsed) return parsed;
+  if (parsed.type === "missing-path") return pathNotFound(context, parsed.path);
+  if (parsed.type === "range") return { error: `'${target}' is a line range; nav_ls takes a directory, a file or a symbol (read ranges with nav_read)` };
+  if (parsed.type === "path" && parsed.resolved.type === "dir") return listDirectory(context, parsed.resolved.path);
+  if (parsed.type === "path") {
+    const record = await context.index.record(parsed.resolved.path);
+    if (!record) return pathNotFound(context, parsed.resolved.path);
     return {
       path: record.path,
       type: "file",
@@ -22,13 +27,11 @@ export async function navLs(context: NavContext, target = ""): Promise<NavListin
       ...(record.large ? { large: true as const } : {}),
     };
   }
-  const looksLikePath = !target.includes("#") && (target.includes("/") || /\.[A-Za-z0-9]{1,5}$/.test(target));
-  const symbol = await resolveSymbol(context, target);
-  if ("error" in symbol && looksLikePath && !symbol.candidates) return pathNotFound(context, target);
-  if ("error" in symbol) return symbol;
+  const symbol = await resolveSymbol(context, parsed.name, parsed.file);
+  if ("error" in symbol) return parsed.pathLike && !symbol.candidates ? pathNotFound(context, target) : symbol;
   const record = await context.index.record(symbol.path);
   const [first] = symbol.symbols;
-  const members = (record?.symbols ?? []).filter((candidate) => candidate.container === first.name).map(summarize);
+  const members = (record?.symbols ?? []).filter((candidate) => candidate.container !== undefined && (candidate.container === first.name || plainName(candidate.container) === first.name)).map(summarize);
   return { path: symbol.path, type: "symbol", ...summarize(first), members };
 }
 

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import readline from "node:readline";
-import { pathNotFound, resolvePath, resolveSymbol, type NavContext } from "./nav-context.ts";
+import { pathNotFound, type NavContext } from "./nav-context.ts";
 import type { NavError, NavReadOptions, NavReadResult } from "./nav-results.ts";
+import { parseTarget } from "./nav-target.ts";
 import { resolveInside } from "./path-safety.ts";
+import { resolveSymbol, type ResolvedSymbol } from "./symbol-lookup.ts";
 import type { SymbolKind } from "./symbol.ts";
-
-const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
 
 /**
  * `nav_read(target, { chunk })`: the source of a symbol (`"Parser.parse"`,
@@ -16,28 +16,32 @@ const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
 export async function navRead(context: NavContext, target: string, options: NavReadOptions = {}): Promise<NavReadResult | NavError> {
   const { chunk = 1 } = options;
   if (!Number.isInteger(chunk) || chunk < 1) return { error: `chunk must be a whole number from 1, got ${chunk}` };
-  const range = RANGE.exec(target);
-  if (range) {
-    const resolved = resolvePath(context, range[1]);
-    if (resolved && "error" in resolved) return resolved;
-    if (resolved?.type === "file") {
-      const startLine = Number(range[2]);
-      const endLine = range[3] === undefined ? startLine : Number(range[3]);
-      if (startLine < 1 || endLine < startLine) return { error: `bad line range '${range[2]}${range[3] ? `-${range[3]}` : ""}': lines start at 1 and the end may not come before the start` };
-      return readLines(context, resolved.path, startLine, endLine, chunk, true);
+  const parsed = parseTarget(context, target);
+  if ("error" in parsed) return parsed;
+  switch (parsed.type) {
+    case "range": {
+      const { path, startLine, endLine } = parsed;
+      if (startLine < 1 || endLine < startLine) return { error: `bad line range '${target.slice(target.lastIndexOf(":") + 1)}': lines start at 1 and the end may not come before the start` };
+      return readLines(context, path, startLine, endLine, chunk, true);
     }
+    case "path": {
+      if (parsed.resolved.type === "file") return readLines(context, parsed.resolved.path, 1, Infinity, chunk, false);
+      // A directory cannot be read, so a symbol of the same name (`test`) is what was meant, if there is one.
+      const symbol = parsed.resolved.path ? await resolveSymbol(context, parsed.resolved.path) : undefined;
+      if (!symbol || "error" in symbol) return { error: `'${parsed.resolved.path || "."}' is a directory; list it with nav_ls or read a file in it` };
+      return readSymbol(context, symbol, chunk);
+    }
+    case "missing-path":
+      return pathNotFound(context, parsed.path);
+    case "symbol":
+      break;
   }
-  if (!target.includes("#")) {
-    const resolved = resolvePath(context, target);
-    if (resolved && "error" in resolved) return resolved;
-    if (resolved?.type === "dir") return { error: `'${resolved.path || "."}' is a directory; list it with nav_ls or read a file in it` };
-    if (resolved?.type === "file") return readLines(context, resolved.path, 1, Infinity, chunk, false);
-  }
-  const symbol = await resolveSymbol(context, target);
-  if ("error" in symbol) {
-    const looksLikePath = !target.includes("#") && target.includes("/");
-    return looksLikePath && !symbol.candidates ? pathNotFound(context, target) : symbol;
-  }
+  const symbol = await resolveSymbol(context, parsed.name, parsed.file);
+  if ("error" in symbol) return parsed.pathLike && !symbol.candidates ? pathNotFound(context, target) : symbol;
+  return readSymbol(context, symbol, chunk);
+}
+
+async function readSymbol(context: NavContext, symbol: ResolvedSymbol, chunk: number): Promise<NavReadResult | NavError> {
   const startLine = Math.min(...symbol.symbols.map((entry) => entry.startLine));
   const endLine = Math.max(...symbol.symbols.map((entry) => entry.endLine));
   const [first] = symbol.symbols;

@@ -56,7 +56,7 @@ async function searchSymbols(
   if ("error" in result) return { error: result.error };
   const matches: SearchMatch[] = result.hits.slice(0, request.limit).map((index) => {
     const { path, symbol } = entries[index];
-    return { path, line: symbol.startLine, column: 1, text: symbol.signature, symbol: symbol.name, kind: symbol.kind };
+    return { path, line: symbol.line, column: symbol.column, text: symbol.signature, symbol: symbol.name, kind: symbol.kind };
   });
   return { matches, truncated: result.hits.length > request.limit };
 }

@@ -9,6 +9,8 @@ export interface Declaration {
   readonly node: Node;
   /** The symbol's own name (not qualified). */
   readonly name: string;
+  /** The node that spells the name, for its line and column; found in the source text when absent. */
+  readonly nameNode?: Node | null;
   readonly kind: SymbolKind;
   /** The enclosing symbol's qualified name, if any. */
   readonly container?: string;
@@ -39,23 +41,47 @@ export class SymbolCollector {
 
   /** Records a declaration and returns its qualified name, for use as the container of its members. */
   add(declaration: Declaration): string {
-    const { node, name, kind, container, body } = declaration;
+    const { node, kind, body } = declaration;
+    const name = declaration.name.replace(/::/g, ".");
+    const container = declaration.container?.replace(/::/g, ".");
     const qualified = container ? `${container}.${name}` : name;
     const leading = this.#leading(node);
     const signatureStart = firstNonDecoration(node, this.#rules.decorations);
     const signatureEnd = body ? body.startIndex : node.endIndex;
     const doc = declaration.doc ?? leading.doc;
+    const at = this.#namePosition(declaration, signatureStart, Math.max(signatureStart, signatureEnd));
     const symbol: NavSymbol = {
       name: qualified,
       kind,
       startLine: leading.startRow + 1,
       endLine: lastRow(node) + 1,
+      line: at.line,
+      column: at.column,
       signature: cleanSignature(this.#source.slice(signatureStart, Math.max(signatureStart, signatureEnd))),
       ...(doc ? { doc } : {}),
       ...(container ? { container } : {}),
     };
     this.symbols.push(symbol);
     return qualified;
+  }
+
+  // Where the name is written: its node, else the name as a whole word in the signature, else the declaration's start.
+  #namePosition(declaration: Declaration, from: number, to: number): { line: number; column: number } {
+    const { node, nameNode, name } = declaration;
+    let index = node.startIndex;
+    let row = node.startPosition.row;
+    if (nameNode) {
+      index = nameNode.startIndex;
+      row = nameNode.startPosition.row;
+    } else {
+      const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s*");
+      const found = new RegExp(`(?<![\\w$#])${escaped}(?![\\w$])`).exec(this.#source.slice(from, to));
+      if (found) {
+        for (let newline = this.#source.indexOf("\n", index); newline !== -1 && newline < from + found.index; newline = this.#source.indexOf("\n", newline + 1)) row++;
+        index = from + found.index;
+      }
+    }
+    return { line: row + 1, column: index - (this.#source.lastIndexOf("\n", index - 1) + 1) + 1 };
   }
 
   #leading(node: Node): { startRow: number; doc?: string } {

@@ -21,7 +21,10 @@ export type SymbolKind =
  * share a qualified name.
  */
 export interface NavSymbol {
-  /** The qualified name, members dotted onto their container: `Parser.parseExpression`. */
+  /**
+   * The qualified name, members dotted onto their container: `Parser.parseExpression`,
+   * `Model.#classify`, `Shape.operator==`, `<Point as Display>.fmt` (never `::`).
+   */
   readonly name: string;
   /** What the declaration is. */
   readonly kind: SymbolKind;
@@ -29,6 +32,10 @@ export interface NavSymbol {
   readonly startLine: number;
   /** Last line (1-based, inclusive). */
   readonly endLine: number;
+  /** The line (1-based) where the symbol's own name is written. */
+  readonly line: number;
+  /** The column (1-based, in UTF-16 code units like a search match) where the name starts. */
+  readonly column: number;
   /** The declaration up to its body, whitespace collapsed. */
   readonly signature: string;
   /** The first line of the doc comment or docstring, when there is one. */

@@ -1,6 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import type { LeadingRules, SymbolCollector } from "./symbol-collector.ts";
 import type { SymbolKind } from "./symbol.ts";
+import { splitQualified } from "./symbol-names.ts";
 
 /** C and C++ doc comments are the comments directly above a declaration. */
 export const cRules: LeadingRules = {
@@ -89,7 +90,8 @@ function visitNode(node: Node, outer: Node, collector: SymbolCollector, containe
       const declarator = node.childForFieldName("declarator");
       const name = declarator ? declaredName(declarator) : undefined;
       if (!name) return;
-      const parts = name.split("::");
+      // `Stack<T>::push` is a member of `Stack`: template arguments of the scope are not part of the class name.
+      const parts = splitQualified(name.replace(/::/g, ".")).map((part, index, all) => (index < all.length - 1 ? part.replace(/<.*>$/, "") : part));
       const own = parts.pop() as string;
       const scope = [container, ...parts].filter(Boolean).join(".") || undefined;
       const owner = inClass ? container : parts.length > 0 ? parts[parts.length - 1] : undefined;
@@ -150,7 +152,8 @@ function hasFunctionDeclarator(declarator: Node): boolean {
   let node: Node | null = declarator;
   while (node) {
     if (node.type === "function_declarator") return true;
-    node = node.childForFieldName("declarator");
+    // A reference declarator (`T &operator[](…)`) holds its declarator as a plain child.
+    node = node.childForFieldName("declarator") ?? (node.type === "reference_declarator" ? node.namedChild(0) : null);
   }
   return false;
 }
@@ -165,9 +168,9 @@ function declaredName(declarator: Node): string | undefined {
       case "type_identifier":
       case "destructor_name":
       case "operator_name":
-        return node.text;
       case "qualified_identifier":
-        return node.text.replace(/\s+/g, "");
+      case "template_type":
+        return compactName(node.text);
       default: {
         const inner: Node | null = node.childForFieldName("declarator") ?? node.namedChildren.find((child) => child?.type !== "type_qualifier") ?? null;
         if (!inner || inner.id === node.id) return undefined;
@@ -176,4 +179,9 @@ function declaredName(declarator: Node): string | undefined {
     }
   }
   return undefined;
+}
+
+// `operator ==` and `Foo< int >::bar` written without spaces, as they are looked up; `operator new` keeps its one.
+function compactName(text: string): string {
+  return text.replace(/\s+/g, " ").replace(/ (?=[^\w$])|(?<=[^\w$]) /g, "");
 }

@@ -15,13 +15,13 @@ export function collectGoSymbols(root: Node, collector: SymbolCollector): void {
     switch (node.type) {
       case "function_declaration": {
         const name = node.childForFieldName("name")?.text;
-        if (name) collector.add({ node, name, kind: "function", body: node.childForFieldName("body") });
+        if (name) collector.add({ node, name, nameNode: node.childForFieldName("name"), kind: "function", body: node.childForFieldName("body") });
         break;
       }
       case "method_declaration": {
         const name = node.childForFieldName("name")?.text;
         const receiver = receiverType(node.childForFieldName("receiver"));
-        if (name) collector.add({ node, name, kind: "method", ...(receiver ? { container: receiver } : {}), body: node.childForFieldName("body") });
+        if (name) collector.add({ node, name, nameNode: node.childForFieldName("name"), kind: "method", ...(receiver ? { container: receiver } : {}), body: node.childForFieldName("body") });
         break;
       }
       case "type_declaration": {
@@ -38,7 +38,7 @@ export function collectGoSymbols(root: Node, collector: SymbolCollector): void {
         for (const spec of specs) {
           if (!spec) continue;
           for (const nameNode of spec.childrenForFieldName("name")) {
-            if (nameNode && nameNode.text !== "_") collector.add({ node: specs.length === 1 ? node : spec, name: nameNode.text, kind });
+            if (nameNode && nameNode.text !== "_") collector.add({ node: specs.length === 1 ? node : spec, name: nameNode.text, nameNode, kind });
           }
         }
         break;
@@ -55,19 +55,19 @@ function addType(spec: Node, range: Node, collector: SymbolCollector): void {
   if (!name) return;
   const kind: SymbolKind = type?.type === "struct_type" ? "struct" : type?.type === "interface_type" ? "interface" : "type";
   const body = kind === "struct" ? type?.namedChild(0) : kind === "interface" ? type?.children.find((child) => child?.type === "{") : undefined;
-  const qualified = collector.add({ node: range, name, kind, body });
+  const qualified = collector.add({ node: range, name, nameNode: spec.childForFieldName("name"), kind, body });
   if (kind === "struct" && body) {
     for (const field of body.namedChildren) {
       if (field?.type !== "field_declaration") continue;
       for (const fieldName of field.childrenForFieldName("name")) {
-        if (fieldName) collector.add({ node: field, name: fieldName.text, kind: "property", container: qualified });
+        if (fieldName) collector.add({ node: field, name: fieldName.text, nameNode: fieldName, kind: "property", container: qualified });
       }
     }
   } else if (kind === "interface" && type) {
     for (const method of type.namedChildren) {
       if (method && (method.type === "method_elem" || method.type === "method_spec")) {
         const methodName = method.childForFieldName("name")?.text;
-        if (methodName) collector.add({ node: method, name: methodName, kind: "method", container: qualified });
+        if (methodName) collector.add({ node: method, name: methodName, nameNode: method.childForFieldName("name"), kind: "method", container: qualified });
       }
     }
   }

@@ -28,17 +28,17 @@ function visitMembers(parent: Node, collector: SymbolCollector, container: strin
       const name = node.childForFieldName("name")?.text;
       if (!name) continue;
       const body = node.childForFieldName("body");
-      const qualified = collector.add({ node, name, kind: TYPES[node.type], container, body });
+      const qualified = collector.add({ node, name, nameNode: node.childForFieldName("name"), kind: TYPES[node.type], container, body });
       if (body) visitMembers(body, collector, qualified);
     } else if (node.type === "enum_body_declarations") {
       visitMembers(node, collector, container);
     } else if (container && (node.type === "method_declaration" || node.type === "constructor_declaration" || node.type === "compact_constructor_declaration")) {
       const name = node.childForFieldName("name")?.text;
-      if (name) collector.add({ node, name, kind: node.type === "method_declaration" ? "method" : "constructor", container, body: node.childForFieldName("body") });
+      if (name) collector.add({ node, name, nameNode: node.childForFieldName("name"), kind: node.type === "method_declaration" ? "method" : "constructor", container, body: node.childForFieldName("body") });
     } else if (container && (node.type === "field_declaration" || node.type === "constant_declaration")) {
       for (const declarator of node.childrenForFieldName("declarator")) {
         const name = declarator?.childForFieldName("name")?.text;
-        if (name) collector.add({ node, name, kind: "property", container });
+        if (name) collector.add({ node, name, nameNode: declarator?.childForFieldName("name"), kind: "property", container });
       }
     }
   }

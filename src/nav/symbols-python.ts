@@ -26,7 +26,7 @@ function visitBlock(block: Node, collector: SymbolCollector, container: string |
       const isClass = definition.type === "class_definition";
       const kind: SymbolKind = isClass ? "class" : inClass ? (name === "__init__" ? "constructor" : "method") : "function";
       const doc = body ? docstring(body) : undefined;
-      const qualified = collector.add({ node: statement, name, kind, container, body, ...(doc ? { doc } : {}) });
+      const qualified = collector.add({ node: statement, name, nameNode: definition.childForFieldName("name"), kind, container, body, ...(doc ? { doc } : {}) });
       if (isClass && body) visitBlock(body, collector, qualified, true);
     } else if (statement.type === "expression_statement") {
       const assignment = statement.namedChild(0);
@@ -35,7 +35,7 @@ function visitBlock(block: Node, collector: SymbolCollector, container: string |
       if (left?.type !== "identifier") continue;
       const name = left.text;
       const kind: SymbolKind = inClass ? "property" : /^[A-Z][A-Z0-9_]*$/.test(name) ? "constant" : "variable";
-      collector.add({ node: statement, name, kind, container });
+      collector.add({ node: statement, name, nameNode: left, kind, container });
     }
   }
 }

@@ -30,23 +30,26 @@ function visitItems(parent: Node, collector: SymbolCollector, container: string 
     if (!node) continue;
     if (node.type === "function_item" || node.type === "function_signature_item") {
       const name = node.childForFieldName("name")?.text;
-      if (name) collector.add({ node, name, kind: inType ? "method" : "function", container, body: node.childForFieldName("body") });
+      if (name) collector.add({ node, name, nameNode: node.childForFieldName("name"), kind: inType ? "method" : "function", container, body: node.childForFieldName("body") });
     } else if (node.type === "impl_item") {
+      // `impl Display for Point` qualifies its functions as Rust does: `<Point as Display>.fmt` (also found as `Point.fmt`).
       const type = typeName(node.childForFieldName("type"));
+      const trait = node.childForFieldName("trait")?.text.replace(/\s+/g, " ");
       const body = node.childForFieldName("body");
-      if (type && body) visitItems(body, collector, container ? `${container}.${type}` : type, true);
+      const owner = trait ? `<${type} as ${trait}>` : type;
+      if (type && body) visitItems(body, collector, container ? `${container}.${owner}` : owner, true);
     } else if (node.type in ITEMS) {
       const name = node.childForFieldName("name")?.text;
       if (!name) continue;
       const kind = ITEMS[node.type];
       const body = kind === "constant" || kind === "type" ? undefined : node.childForFieldName("body") ?? node.namedChildren.find((child) => child?.type === "macro_rule");
-      const qualified = collector.add({ node, name, kind, container, body });
+      const qualified = collector.add({ node, name, nameNode: node.childForFieldName("name"), kind, container, body });
       if (kind === "module" && body) visitItems(body, collector, qualified, false);
       else if (kind === "trait" && body) visitItems(body, collector, qualified, true);
       else if (kind === "struct" && body?.type === "field_declaration_list") {
         for (const field of body.namedChildren) {
           const fieldName = field?.type === "field_declaration" ? field.childForFieldName("name")?.text : undefined;
-          if (field && fieldName) collector.add({ node: field, name: fieldName, kind: "property", container: qualified });
+          if (field && fieldName) collector.add({ node: field, name: fieldName, nameNode: field.childForFieldName("name"), kind: "property", container: qualified });
         }
       }
     }

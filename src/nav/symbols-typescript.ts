@@ -56,7 +56,7 @@ function visitStatement(node: Node, outer: Node, collector: SymbolCollector, con
       const name = nameOf(node);
       if (!name) return;
       const body = node.childForFieldName("body");
-      const qualified = collector.add({ node: outer, name, kind: CLASS_LIKE[node.type], container, body });
+      const qualified = collector.add({ node: outer, name, nameNode: node.childForFieldName("name"), kind: CLASS_LIKE[node.type], container, body });
       visitClassBody(body, collector, qualified);
       return;
     }
@@ -64,7 +64,7 @@ function visitStatement(node: Node, outer: Node, collector: SymbolCollector, con
     case "generator_function_declaration":
     case "function_signature": {
       const name = nameOf(node);
-      if (name) collector.add({ node: outer, name, kind: "function", container, body: node.childForFieldName("body") });
+      if (name) collector.add({ node: outer, name, nameNode: node.childForFieldName("name"), kind: "function", container, body: node.childForFieldName("body") });
       return;
     }
     case "type_alias_declaration": {
@@ -101,7 +101,7 @@ function visitStatement(node: Node, outer: Node, collector: SymbolCollector, con
         const kind: SymbolKind = isFunction ? "function" : isClass ? "class" : constant ? "constant" : "variable";
         const range = declarators.length === 1 ? outer : declarator;
         const body = isFunction || isClass ? value.childForFieldName("body") : undefined;
-        const qualified = collector.add({ node: range, name: nameNode.text, kind, container, body });
+        const qualified = collector.add({ node: range, name: nameNode.text, nameNode, kind, container, body });
         if (isClass) visitClassBody(value.childForFieldName("body"), collector, qualified);
       }
       return;
@@ -122,14 +122,14 @@ function visitClassBody(body: Node | null, collector: SymbolCollector, container
         const name = nameOf(member);
         if (!name) break;
         const kind: SymbolKind = name === "constructor" ? "constructor" : "method";
-        collector.add({ node: member, name, kind, container, body: member.childForFieldName("body") });
+        collector.add({ node: member, name, nameNode: member.childForFieldName("name"), kind, container, body: member.childForFieldName("body") });
         break;
       }
       case "public_field_definition":
       case "field_definition":
       case "property_signature": {
         const nameNode = member.childForFieldName("name") ?? member.childForFieldName("property");
-        if (nameNode) collector.add({ node: member, name: nameNode.text, kind: "property", container });
+        if (nameNode) collector.add({ node: member, name: nameNode.text, nameNode, kind: "property", container });
         break;
       }
       default:

@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 
 /** The shipped multi-language sources (TypeScript ones end in `.fixture` so the project's type check skips them). */
 export const FIXTURE_SOURCE = fileURLToPath(new URL("../fixtures/nav-repo/", import.meta.url));
+/** Names that are hard to write and the places they are used, in the eight languages with a grammar. */
+export const NAMES_FIXTURE_SOURCE = fileURLToPath(new URL("../fixtures/nav-names/", import.meta.url));
 /** This project's own repository root. */
 export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -60,6 +62,17 @@ export async function buildFixtureRepo(): Promise<FixtureRepo> {
   await fs.symlink(outside, path.join(root, "linked-outside"));
   await fs.symlink("util.js", path.join(root, "lib", "alias.js"));
   return { root, outside, remove: () => fs.rm(base, { recursive: true, force: true }) };
+}
+
+/** Copies a shipped fixture directory into a temp directory, `.fixture` suffixes removed. */
+export async function copyFixture(source: string): Promise<{ readonly root: string; readonly remove: () => Promise<void> }> {
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-nav-"));
+  const root = path.join(base, path.basename(source));
+  await fs.cp(source, root, { recursive: true });
+  for (const file of await listFiles(root)) {
+    if (file.endsWith(".fixture")) await fs.rename(file, file.slice(0, -".fixture".length));
+  }
+  return { root, remove: () => fs.rm(base, { recursive: true, force: true }) };
 }
 
 async function listFiles(directory: string): Promise<string[]> {

@@ -110,7 +110,7 @@ describe("nav_read", () => {
   test("an ambiguous bare name returns the candidates, not a guess", async () => {
     expect(await nav.read("area")).toEqual({
       error: "'area' is ambiguous: 3 symbols match; read one of the candidates",
-      candidates: ["cpp/shape.cpp#geo.Shape.area", "rust/lib.rs#Shape.area", "rust/lib.rs#Point.area"],
+      candidates: ["cpp/shape.cpp#geo.Shape.area", "rust/lib.rs#Shape.area", "rust/lib.rs#<Point as Shape>.area"],
     });
   });
 
@@ -187,10 +187,11 @@ describe("nav_search", () => {
 
   test("searches symbol names with { symbols: true }", async () => {
     const result = ok(await nav.search("expression", { symbols: true }));
-    expect(result.matches.map((match) => `${match.kind} ${match.symbol} ${match.path}:${match.line} ${match.text}`)).toEqual([
-      "method Parser.parseExpression src/parser.ts:11 parseExpression(): Node",
-      "method Parser.parseExpression src/parser.ts:13 parseExpression(precedence: number): Node",
-      "method Parser.parseExpression src/parser.ts:14 parseExpression(precedence = 0): Node",
+    // Each hit is where the name is written (line 11 is the overloads' doc comment), column included.
+    expect(result.matches.map((match) => `${match.kind} ${match.symbol} ${match.path}:${match.line}:${match.column} ${match.text}`)).toEqual([
+      "method Parser.parseExpression src/parser.ts:12:3 parseExpression(): Node",
+      "method Parser.parseExpression src/parser.ts:13:3 parseExpression(precedence: number): Node",
+      "method Parser.parseExpression src/parser.ts:14:3 parseExpression(precedence = 0): Node",
     ]);
     const regex = ok(await nav.search("^Outer\\.Inner\\.\\w+$", { symbols: true, regex: true, caseSensitive: true }));
     expect(regex.matches.map((match) => match.symbol)).toEqual(["Outer.Inner.run", "Outer.Inner.Deeper"]);

@@ -105,14 +105,14 @@ const OUTLINES: [string, string, string[]][] = [
     ],
   ],
   [
-    "Rust: attributes and doc comments, impl methods qualified by type, trait, module, macro",
+    "Rust: attributes and doc comments, impl methods qualified by type (trait impls as <Type as Trait>), trait, module, macro",
     "rust/lib.rs",
     [
       "struct Point 3-8",
       "property Point.x 6-6",
       "property Point.y 7-7",
       "method Point.new 17-20",
-      "method Point.area 24-26",
+      "method <Point as Shape>.area 24-26",
       "trait Shape 10-14",
       "method Shape.area 12-13",
       "enum Color 29-32",
