@@ -56,7 +56,9 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   const verbose = options.verbose === true;
   // Progress and the summary go to stderr: live on a terminal, step by step into a log when the answer is for a person or --verbose asks.
   const terminal = io.stderr.isTTY === true;
-  const progress = terminal || format === "text" || verbose ? new ProgressReporter({ stream: io.stderr, mode: terminal ? "live" : "log", verbose }) : undefined;
+  // JSON lines streaming to the same terminal would break a line redrawn in place: the lines are the progress then.
+  const live = terminal && !(format === "jsonl" && io.stdout.isTTY === true);
+  const progress = live || format === "text" || verbose ? new ProgressReporter({ stream: io.stderr, mode: live ? "live" : "log", verbose }) : undefined;
   const summary = terminal ? new RunSummary() : undefined;
   const listeners = [progress?.onEvent, summary?.onEvent, format === "jsonl" ? (event: SessionEvent) => io.stdout.write(`${JSON.stringify(event)}\n`) : undefined].filter((listener) => listener !== undefined);
   const controller = new AbortController();

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { startOpenAIServer, type HandlerResult } from "../support/openai-server.ts";
+import { startOpenAIServer, type HandlerResult, type OpenAITestServer } from "../support/openai-server.ts";
 import { BIN, js, runCli } from "./run-cli.ts";
 
 /** What a person saw: everything the terminal received, with the escape codes and carriage returns kept. */
@@ -39,54 +39,89 @@ function runInTerminal(args: readonly string[], timeoutMs = 20_000): Promise<Ter
   });
 }
 
-describe.concurrent("rlmkit ask on a terminal: the progress line and the summary", () => {
-  test("a 503 with Retry-After shows the retry and its wait counting down, then the summary lists the retry", async () => {
-    await using server = await startOpenAIServer([
-      { status: 503, headers: { "retry-after": "1" }, body: { error: { message: "model is loading" } } },
-      js('const n = 6 * 7\nprint(n)'),
-      js("FINAL(`answer ${n}`)"),
-    ]);
-    const run = await runInTerminal(["ask", "What is six times seven?", "--model", "m", "--base-url", server.url]);
-    expect(run.code).toBe(0);
-    expect(run.frames).toContainEqual(expect.stringMatching(/^turn 1\/20 · waiting for the model \(time-out 120 s, --request-timeout-ms\) · 0 tokens · \d+\.\d s$/));
-    expect(run.frames).toContainEqual(expect.stringMatching(/^turn 1\/20 · retry 1\/3 after 503, waiting 1 s · 0 tokens/));
-    // The wait counts down while the line is redrawn.
-    expect(run.frames).toContainEqual(expect.stringMatching(/retry 1\/3 after 503, waiting 0\.\d s/));
-    expect(run.frames).toContainEqual(expect.stringMatching(/waiting for the model, attempt 2\/4 \(time-out 120 s, --request-timeout-ms\)/));
-    expect(run.screen).toContain("answer 42\r\n");
-    expect(run.screen).toMatch(/\r\nfinal · 2 turns · [\d,]+ tokens · cost unknown · \d+\.\d s\r\n {2}turn 1: ran 1 block\r\n {2}turn 2: FINAL\r\n {2}model retries: 1 \(503\)\r\n/);
-  });
+interface TerminalCase {
+  readonly label: string;
+  /** What the loopback server answers, request by request. */
+  readonly server: () => Promise<OpenAITestServer>;
+  readonly flags: readonly string[];
+  readonly code: number;
+  readonly requests: number;
+  /** Each must match at least one state of the live line. */
+  readonly frames: readonly RegExp[];
+  /** A count in the live line (first capture group) that must take two values or more, never falling. */
+  readonly rising?: RegExp;
+  /** What must be left on the screen after the run: the answer, the summary, the error. */
+  readonly screen: readonly RegExp[];
+}
 
-  test("--stream shows the tokens of a slow reply as they arrive, reasoning too; usage the server never sent is marked estimated", async () => {
-    await using server = await startOpenAIServer([
-      { text: "unused", reasoningChunks: ["The user ", "wants a ", "number. "], chunks: ["```js\n", "FINAL(", "'streamed ", "answer'", ")\n", "```"], chunkDelayMs: 200, usage: null },
-    ]);
-    const run = await runInTerminal(["ask", "Stream it", "--model", "m", "--base-url", server.url, "--stream"]);
-    expect(run.code).toBe(0);
-    const streamed = run.frames.filter((frame) => frame.includes("model writing:"));
-    const counts = streamed.map((frame) => Number(/model writing: ~([\d,]+) tokens so far/.exec(frame)![1]!.replace(/,/g, "")));
-    // At least two different counts, rising: the line moved while the reply arrived.
-    expect(new Set(counts).size).toBeGreaterThanOrEqual(2);
-    expect(counts).toEqual([...counts].sort((a, b) => a - b));
-    expect(streamed[0]).toMatch(/^turn 1\/20 · model writing: ~\d+ tokens so far \(~\d+ reasoning\) · ~\d+ tokens · \d+\.\d s$/);
-    expect(run.screen).toContain("streamed answer\r\n");
-    expect(run.screen).toMatch(/\r\nfinal · 1 turn · ~[\d,]+ tokens \(estimated\) · cost unknown · /);
-  });
+const TERMINAL_CASES: readonly TerminalCase[] = [
+  {
+    label: "a 503 with Retry-After: the retry with its wait counting down, the retried request, the retry in the summary",
+    server: () => startOpenAIServer([{ status: 503, headers: { "retry-after": "1" }, body: { error: { message: "model is loading" } } }, js("const n = 6 * 7\nprint(n)"), js("FINAL(`answer ${n}`)")]),
+    flags: [],
+    code: 0,
+    requests: 3,
+    frames: [
+      /^turn 1\/20 · waiting for the model \(time-out 120 s, --request-timeout-ms\) · 0 tokens · \d+\.\d s$/,
+      /^turn 1\/20 · retry 1\/3 after 503, waiting 1 s · 0 tokens/,
+      /retry 1\/3 after 503, waiting 0\.\d s/,
+      /waiting for the model, attempt 2\/4 \(time-out 120 s, --request-timeout-ms\)/,
+    ],
+    screen: [/answer 42\r\n/, /\r\nfinal · 2 turns · [\d,]+ tokens · cost unknown · \d+\.\d s\r\n {2}turn 1: ran 1 block\r\n {2}turn 2: FINAL\r\n {2}model retries: 1 \(503\)\r\n/],
+  },
+  {
+    label: "--stream: a slow reply's tokens as they arrive, reasoning apart; usage the server never sent is marked estimated",
+    server: () => startOpenAIServer([{ text: "unused", reasoningChunks: ["The user ", "wants a ", "number. "], chunks: ["```js\n", "FINAL(", "'streamed ", "answer'", ")\n", "```"], chunkDelayMs: 200, usage: null }]),
+    flags: ["--stream"],
+    code: 0,
+    requests: 1,
+    frames: [/^turn 1\/20 · model writing: ~\d+ tokens so far \(~\d+ reasoning\) · ~\d+ tokens · \d+\.\d s$/],
+    rising: /model writing: ~([\d,]+) tokens so far/,
+    screen: [/streamed answer\r\n/, /\r\nfinal · 1 turn · ~[\d,]+ tokens \(estimated\) · cost unknown · /],
+  },
+  {
+    label: "a server that never answers: the time-out and its flag while waiting, each retry's cause, an error that names the flag",
+    server: () => startOpenAIServer(() => new Promise<HandlerResult>(() => {})),
+    flags: ["--request-timeout-ms", "300"],
+    code: 1,
+    requests: 4,
+    frames: [/waiting for the model \(time-out 0\.3 s, --request-timeout-ms\)/, /retry 1\/3 after the time-out \(--request-timeout-ms\), waiting/, /waiting for the model, attempt 4\/4/],
+    screen: [
+      /\r\nerror · 1 turn · 0 tokens · \d+\.\d s\r\n {2}turn 1: no reply from the model\r\n {2}model retries: 3 \(timeout, timeout, timeout\)\r\n/,
+      /rlmkit: model call failed: .* did not answer in time \(no complete answer within 300 ms\) after 4 attempts\. Raise the limit with --request-timeout-ms/,
+    ],
+  },
+];
 
-  test("a server that never answers: the line names the time-out and its flag, each retry says why, and so does the error", async () => {
-    await using server = await startOpenAIServer(() => new Promise<HandlerResult>(() => {}));
-    const run = await runInTerminal(["ask", "Anyone there?", "--model", "m", "--base-url", server.url, "--request-timeout-ms", "300"]);
-    expect(run.code).toBe(1);
-    expect(run.frames).toContainEqual(expect.stringMatching(/waiting for the model \(time-out 0\.3 s, --request-timeout-ms\)/));
-    expect(run.frames).toContainEqual(expect.stringMatching(/retry 1\/3 after the time-out \(--request-timeout-ms\), waiting/));
-    expect(run.frames).toContainEqual(expect.stringMatching(/waiting for the model, attempt 4\/4/));
-    expect(server.requests).toHaveLength(4);
-    expect(run.screen).toMatch(/\r\nerror · 1 turn · 0 tokens · \d+\.\d s\r\n {2}turn 1: no reply from the model\r\n {2}model retries: 3 \(timeout, timeout, timeout\)\r\n/);
-    expect(run.screen).toMatch(/rlmkit: model call failed: .* did not answer in time \(no complete answer within 300 ms\) after 4 attempts\. Raise the limit with --request-timeout-ms/);
+describe.concurrent("rlmkit ask in a pseudo-terminal: the progress line and the summary", () => {
+  test.for(TERMINAL_CASES)("$label", async ({ server: start, flags, code, requests, frames, rising, screen }) => {
+    await using server = await start();
+    const run = await runInTerminal(["ask", "What is six times seven?", "--model", "m", "--base-url", server.url, ...flags]);
+    expect(run.code).toBe(code);
+    expect(server.requests).toHaveLength(requests);
+    for (const frame of frames) expect(run.frames).toContainEqual(expect.stringMatching(frame));
+    if (rising) {
+      const counts = run.frames.flatMap((frame) => rising.exec(frame)?.[1] ?? []).map((count) => Number(count.replace(/,/g, "")));
+      // The line moved while the reply arrived: two counts or more, never falling.
+      expect(new Set(counts).size).toBeGreaterThanOrEqual(2);
+      expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    }
+    for (const pattern of screen) expect(run.screen).toMatch(pattern);
   });
 });
 
 describe("rlmkit ask for other programs and for logs", () => {
+  test("--output jsonl to a terminal: whole JSON lines, no line redrawn in between, the summary after them", async () => {
+    await using server = await startOpenAIServer([js("FINAL('done')")]);
+    const run = await runInTerminal(["ask", "q", "--model", "m", "--base-url", server.url, "--output", "jsonl"]);
+    expect(run.code).toBe(0);
+    expect(run.screen).not.toContain("\x1b[2K");
+    const [events, summary] = run.screen.split("\r\n\r\n");
+    const lines = events!.split("\r\n").map((line) => JSON.parse(line));
+    expect(lines.at(-1)).toMatchObject({ type: "result", status: "final", answer: "done" });
+    expect(summary).toMatch(/^final · 1 turn · /);
+  });
+
   test("--output jsonl streams every event as a JSON line on stdout, then the result", async () => {
     await using server = await startOpenAIServer([js("print(1)"), js("FINAL('done')")]);
     const run = await runCli(["ask", "q", "--model", "m", "--base-url", server.url, "--output", "jsonl"]);
