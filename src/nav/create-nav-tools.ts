@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { RepositoryNotFoundError } from "../errors/repository-not-found-error.ts";
 import { defineTool } from "../tools/define-tool.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -61,7 +62,7 @@ export interface NavTools {
  * it; the index is then kept in memory and cached on disk across sessions
  * (keyed by path, size and mtime, so a changed file is re-indexed alone).
  *
- * @throws TypeError when `repo` is not a directory
+ * @throws RepositoryNotFoundError when `repo` is not a readable directory
  * @example
  * const nav = await createNavTools("/path/to/repo");
  * const hits = await nav.search("retry", { glob: "src/**" });
@@ -80,7 +81,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     root = await fs.realpath(repo);
     if (!(await fs.stat(root)).isDirectory()) throw new Error("not a directory");
   } catch (cause) {
-    throw new TypeError(`createNavTools: '${repo}' is not a readable directory`, { cause });
+    throw new RepositoryNotFoundError({ repo, cause });
   }
   const index = new RepositoryIndex(root, { cacheDir, maxFileBytes });
   const engine = new TextSearchEngine(searchTimeoutMs);

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { DEFAULT_MAX_OUTPUT_CHARS, parseGuest, redactHostPaths, type Sandbox, type SandboxFactory, RESERVED_PREFIX } from "../../sandbox/index.ts";
+import { DEFAULT_MAX_OUTPUT_CHARS, parseGuest, type Sandbox, type SandboxFactory, RESERVED_PREFIX } from "../../sandbox/index.ts";
 import { resolveSandboxFactory, type SessionSandboxOptions } from "./sandbox-backend.ts";
 import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
@@ -15,7 +15,7 @@ import { loadPrompt, renderPrompt } from "./prompts.ts";
 import type { SessionResult, SessionStatus, SessionUsage } from "./session-result.ts";
 import { TraceWriter } from "./trace-writer.ts";
 import { createNavTools, navRepoSummary, type NavTools, type NavToolsOptions } from "../nav/index.ts";
-import { truncateJson } from "./truncate-json.ts";
+import { callTool, hostFaultFeedback } from "./call-tool.ts";
 import { raceAbort } from "../subcalls/abort-race.ts";
 import type { BudgetHit, BudgetOptions } from "../subcalls/budget-tracker.ts";
 import { createCallTree, type CallTree, type ParentLink } from "../subcalls/call-tree.ts";
@@ -25,6 +25,8 @@ import { renderSubcallSection } from "../subcalls/subcall-prompt.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
 import { DEFAULT_MAX_ITERATIONS } from "./session-defaults.ts";
 import { clip } from "../util/clip.ts";
+import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
+import { isModelClient, validateSessionOptions } from "./validate-options.ts";
 
 export { DEFAULT_MAX_ITERATIONS };
 /** Default cap on one tool result, serialized. */
@@ -131,9 +133,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     subcallCacheDir,
     _internal = {},
   } = options;
-  if (typeof question !== "string" || question.trim() === "") throw new TypeError("runSession: question must be a non-empty string.");
-  if (!model || typeof model.complete !== "function") throw new TypeError("runSession: model must be a ModelClient (an object with complete(request)).");
-  if (!Number.isInteger(maxIterations) || maxIterations < 1) throw new RangeError(`runSession: maxIterations must be a positive integer, got ${maxIterations}.`);
+  // Invalid options reject here, before anything starts.
+  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
   const sandboxFactory = resolveSandboxFactory(givenSandboxFactory, sandboxOptions.backend);
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, navOptions) : repo;
@@ -141,7 +142,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   const navToolNames = new Set(nav?.tools.map((tool) => tool.name) ?? []);
   const toolMap = new Map<string, Tool>();
   for (const tool of [...(nav?.tools ?? []), ...tools]) {
-    if (toolMap.has(tool.name)) throw new TypeError(`runSession: two tools are named '${tool.name}'.`);
+    if (toolMap.has(tool.name)) throw new InvalidOptionsError({ option: "tools", message: `runSession: two tools are named '${tool.name}'.` });
     toolMap.set(tool.name, tool);
   }
   const toolNames: ReadonlySet<string> = new Set(toolMap.keys());
@@ -149,8 +150,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   const depth = parent?.depth ?? 0;
   const subcallsEnabled = subcalls ?? true;
   if (subcallsEnabled) {
-    if (!subModel || typeof subModel.complete !== "function") throw new TypeError("runSession: subModel must be a ModelClient (an object with complete(request)).");
-    for (const name of SUBCALL_FUNCTION_NAMES) if (toolMap.has(name)) throw new TypeError(`runSession: a tool is named '${name}', which sub-calls use; rename the tool or pass subcalls: false.`);
+    if (!isModelClient(subModel)) throw new InvalidOptionsError({ option: "subModel", message: "runSession: subModel must be a ModelClient (an object with complete(request))." });
+    for (const name of SUBCALL_FUNCTION_NAMES) if (toolMap.has(name)) throw new InvalidOptionsError({ option: "tools", message: `runSession: a tool is named '${name}', which sub-calls use; rename the tool or pass subcalls: false.` });
   }
 
   const now = _internal.now ?? (() => performance.now());
@@ -384,13 +385,11 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       };
       const checked = checkToolArguments(tool, call.args);
       if (!checked.ok) return fail(`${call.tool} at line ${call.line}: ${checked.message}`);
-      let cut: ReturnType<typeof truncateJson>;
-      try {
-        const value = (await tool.handler(checked.args, { sessionId, signal: controller.signal })) ?? null;
-        // Serializes the result once: measures it, cuts it to size, and throws here for a value that is not JSON.
-        cut = truncateJson(value, maxToolResultChars);
-      } catch (error) {
-        return fail(`${call.tool} failed at line ${call.line} (${argsPreview}): ${redactHostPaths(String((error as Error)?.message ?? error))}. Hint: check the arguments against ${toolSignature(tool)}.`);
+      const cut = await callTool(tool, checked.args, { sessionId, signal: controller.signal }, maxToolResultChars);
+      if (!cut.ok) {
+        // A handler that throws or returns something that is not JSON is the host's fault: the host gets the real message.
+        emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, durationMs: Math.round(now() - callStarted), error: cut.hostError, hostFault: true });
+        return { index, code, unclosed, toolCalls, toolError: hostFaultFeedback(call.tool, call.line, argsPreview) };
       }
       const name = `${RESERVED_PREFIX}_${injectionTag}_${injected++}`;
       try {

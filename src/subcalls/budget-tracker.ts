@@ -1,3 +1,4 @@
+import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
 import type { PriceTable } from "./price-table.ts";
 import { findPrice } from "./price-table.ts";
 import type { UsageLedger, UsageTotals } from "./usage-ledger.ts";
@@ -86,10 +87,10 @@ export class BudgetTracker {
     for (const name of ["maxModelCalls", "maxTokens", "maxCostUsd", "maxWallMs", "maxDepth"] as const) {
       const value = budget[name];
       if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value < 0)) {
-        throw new RangeError(`budget.${name} must be a non-negative number, got ${JSON.stringify(value)}.`);
+        throw new InvalidOptionsError({ option: `budget.${name}`, message: `budget.${name} must be a non-negative number, got ${JSON.stringify(value)}.` });
       }
     }
-    if (budget.maxDepth !== undefined && !Number.isInteger(budget.maxDepth)) throw new RangeError(`budget.maxDepth must be an integer, got ${budget.maxDepth}.`);
+    if (budget.maxDepth !== undefined && !Number.isInteger(budget.maxDepth)) throw new InvalidOptionsError({ option: "budget.maxDepth", message: `budget.maxDepth must be an integer, got ${budget.maxDepth}.` });
     this.limits = { ...budget };
     this.maxDepth = budget.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.#prices = prices;

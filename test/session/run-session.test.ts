@@ -104,12 +104,12 @@ describe("runSession with ScriptedModel", () => {
     expect(feedbackOf(model, 3)).toMatch(/unknown option 'limt'/);
   });
 
-  test("a tool that throws fails the block with its name, line, arguments and a hint", async () => {
+  test("a tool that throws fails the block with its name, line and arguments, and says the tool failed (not the arguments)", async () => {
     const broken = defineTool({ name: "broken", description: "fails", parameters: { type: "object", properties: { id: { type: "string" } } }, handler: () => { throw new Error("no such id"); } });
     const model = new ScriptedModel([js('print("before")\n\nconst r = broken("abc")'), js("FINAL(1)")]);
     await runSession({ question: "q", model, tools: [broken] });
     const feedback = feedbackOf(model, 1);
-    expect(feedback).toContain('broken failed at line 3 (broken("abc")): no such id. Hint: check the arguments against broken(id?: string).');
+    expect(feedback).toContain('broken at line 3 (broken("abc")): the tool failed in the host. This is not a problem with your code or its arguments');
     expect(feedback).not.toContain("before");
   });
 
