@@ -51,13 +51,14 @@ describe("what the model is told stays bounded and free of host paths", () => {
   const failingTool = (message: string) =>
     defineTool({ name: "test_fail", description: "Fails.", parameters: { type: "object", properties: {} }, handler: () => { throw new Error(message); } });
 
-  test("a tool error naming a host file is redacted", async () => {
+  test("a tool error naming a host file never reaches the model (the model hears only that the tool failed)", async () => {
     const model = new ScriptedModel([js("const r = test_fail()"), js('FINAL("done")')]);
     const hostPath = join(tmpdir(), "rlmkit-host-only", "secret", "missing.txt");
     await runSession({ question: "q", model, tools: [failingTool(`ENOENT: no such file or directory, open '${hostPath}'`)] });
     const feedback = feedbackOf(model, 1);
-    expect(feedback).toContain("test_fail failed at line 1");
+    expect(feedback).toContain("test_fail at line 1 (test_fail()): the tool failed in the host");
     expect(feedback).not.toContain(hostPath);
+    expect(feedback).not.toContain("ENOENT");
     expect(feedback).not.toContain("rlmkit-host-only");
   });
 
@@ -65,7 +66,6 @@ describe("what the model is told stays bounded and free of host paths", () => {
     ["a thrown error's message", 'throw new Error("x".repeat(3_000_000))', []],
     ["a thrown error's name", 'const e = new Error("m"); e.name = "N".repeat(3_000_000); throw e', []],
     ["a thrown string", 'throw "s".repeat(3_000_000)', []],
-    ["a tool error's message", "const r = test_fail()", [failingTool("y".repeat(3_000_000))]],
     ["an unknown tool option", `const r = test_opts({ ${"k".repeat(3_000_000)}: 1 })`, []],
     ["a reserved name", `const __rlm${"z".repeat(3_000_000)} = 1`, []],
   ])("%s of millions of characters is cut in the feedback", async (_label, code, tools) => {
