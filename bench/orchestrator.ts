@@ -1,7 +1,8 @@
 /**
  * Orchestrator benchmark: the host's own time per block (parse + validate,
  * tool execution + injection, rewrite, sandbox run) for a small and a 500-line
- * block, and the time to load a 50 MB context into the sandbox. Each figure is
+ * block, the time to load a 50 MB context into the sandbox, and top-level model
+ * code (a loop, split and filter, JSON.parse) against host Node. Each figure is
  * printed next to a reference measured in the same run (plain acorn parse, a
  * bare isolated-vm isolate) so the ratio shows rlmkit's overhead.
  *
@@ -113,11 +114,82 @@ async function benchContext(megabytes: number): Promise<Record<string, string>> 
   };
 }
 
+const GUEST_ROUNDS = 11;
+const MB = 1024 * 1024;
+
+/** A log of about `megabytes` MB, one request a line, every seventh an error. */
+function logText(megabytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < megabytes * MB; i++) {
+    const line = `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z ${i % 7 === 0 ? "ERROR" : "INFO"} request ${i} took ${(i * 37) % 1000} ms`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n");
+}
+
+/** A JSON array of records, about `megabytes` MB of text. */
+function jsonText(megabytes: number): string {
+  const records: unknown[] = [];
+  let size = 2;
+  for (let i = 0; size < megabytes * MB; i++) {
+    const record = { id: i, name: `item ${i}`, tags: ["alpha", i % 2 ? "odd" : "even"], score: i / 7, nested: { ok: i % 3 === 0 } };
+    records.push(record);
+    size += JSON.stringify(record).length + 1;
+  }
+  return JSON.stringify(records);
+}
+
+/**
+ * Code a model writes at the top level of a block, run by `sandbox.execute` (the
+ * whole call: REPL rewrite, compile, run) against the same code as the body of a
+ * function in host Node, in the same run. Each case runs in one sandbox, as a
+ * session would, with the big values dropped after each round.
+ */
+async function benchGuestCode(label: string, context: string, code: string, cleanup: string): Promise<Record<string, string>> {
+  const sandbox = await createIsolateSandbox();
+  await sandbox.setPersistentGlobal("context", context);
+  const host = new Function("context", "print", code) as (context: string, print: (...args: unknown[]) => void) => void;
+  const sandboxTimes: number[] = [];
+  const hostTimes: number[] = [];
+  let guestOutput = "";
+  let hostOutput = "";
+  // The first round warms both up and is not counted.
+  for (let round = 0; round <= GUEST_ROUNDS; round++) {
+    const s0 = performance.now();
+    const result = await sandbox.execute(code);
+    const s1 = performance.now();
+    if (result.error) throw new Error(`${label}: ${result.error.message}`);
+    guestOutput = result.output;
+    const cleaned = await sandbox.execute(cleanup);
+    if (cleaned.error) throw new Error(`${label}: ${cleaned.error.message}`);
+    const h0 = performance.now();
+    host(context, (...args) => (hostOutput = `${args.join(" ")}\n`));
+    const h1 = performance.now();
+    if (round === 0) continue;
+    sandboxTimes.push(s1 - s0);
+    hostTimes.push(h1 - h0);
+  }
+  await sandbox.dispose();
+  if (guestOutput !== hostOutput) throw new Error(`${label}: the sandbox printed ${JSON.stringify(guestOutput)}, host Node ${JSON.stringify(hostOutput)}`);
+  const sandboxMs = median(sandboxTimes);
+  const hostMs = median(hostTimes);
+  return { code: label, sandbox: fmt(sandboxMs), "host Node": fmt(hostMs), ratio: `${(sandboxMs / hostMs).toFixed(2)}×` };
+}
+
 export async function runOrchestratorBench(): Promise<void> {
   console.log(`\n## Orchestrator (median of ${ROUNDS} rounds per block)\n`);
   console.table([await benchBlock("small (3 lines, 1 tool call)", smallBlock()), await benchBlock("500 lines, 2 tool calls", bigBlock(500))]);
   console.log("\n## Loading a large context\n");
   console.table([await benchContext(50)]);
+  console.log(`\n## Top-level code in a block against the same code in a host function (median of ${GUEST_ROUNDS} rounds)\n`);
+  const log = logText(10);
+  console.table([
+    await benchGuestCode("loop summing 1e7 numbers", "", "let total = 0\nfor (let i = 0; i < 1e7; i++) total += i\nprint(total)", "total = 0"),
+    await benchGuestCode("split and filter a 10 MB context", log, "const lines = context.split('\\n')\nconst errors = lines.filter((line) => line.includes('ERROR'))\nprint(lines.length, errors.length)", "lines = errors = null"),
+    await benchGuestCode("JSON.parse of a 10 MB context", jsonText(10), "const records = JSON.parse(context)\nprint(records.length)", "records = null"),
+  ]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runOrchestratorBench();

@@ -17,6 +17,6 @@ export {
   type SandboxFactory,
   type SandboxOptions,
 } from "./sandbox.ts";
-export { GuestSyntaxError, RESERVED_PREFIX, boundNames, parseGuest, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
+export { GuestSyntaxError, RESERVED_PREFIX, boundNames, parseGuest, toReplProgram, type ReplOptions, type ReplProgram, type ReplScope } from "./repl-rewrite.ts";
 export { redactHostPaths } from "./redact.ts";
 export { SourceSplice } from "./splice.ts";

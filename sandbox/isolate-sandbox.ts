@@ -16,6 +16,8 @@ import {
 import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
 import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS, RUNTIME_ENTRY_POINTS } from "./guest-runtime.ts";
 import { redactHostPaths } from "./redact.ts";
+import { ReplState } from "./repl-state.ts";
+import { semiSpaceMb, withSemiSpace } from "./nursery.ts";
 
 const MB = 1024 * 1024;
 /** How often the watchdog looks at a running block at most. */
@@ -39,6 +41,8 @@ interface Live {
   /** Rejects when V8 reports a catastrophic error (an out-of-memory it could not handle) in this isolate. */
   readonly broken: Promise<never>;
   catastrophic: boolean;
+  /** What the REPL rewrite knows of the blocks that ran in this isolate. */
+  readonly repl: ReplState;
 }
 
 interface BlockState {
@@ -151,9 +155,10 @@ class IsolateSandbox implements Sandbox {
       hostWaitMs: block.hostWaitMs,
     });
 
+    const live = this.#alive();
     let program: ReplProgram;
     try {
-      program = toReplProgram(code);
+      program = toReplProgram(code, { scope: live.repl, reserved: [...this.#stubs.keys(), ...this.#functions.keys(), ...this.#persistent.keys()] });
     } catch (error) {
       if (error instanceof GuestSyntaxError) {
         return finish({ kind: "syntax", name: "SyntaxError", message: error.message, line: error.line, column: error.column });
@@ -161,7 +166,6 @@ class IsolateSandbox implements Sandbox {
       throw error;
     }
 
-    const live = this.#alive();
     const filename = `block-${++this.#blockCount}.js`;
     let script: ivm.Script;
     try {
@@ -170,6 +174,7 @@ class IsolateSandbox implements Sandbox {
       const message = String((error as Error)?.message ?? error);
       return finish({ kind: "syntax", name: "SyntaxError", message: redactHostPaths(message).replace(/\s*\[.*\]$/, ""), ...locate(message, filename, program) });
     }
+    live.repl.record(program);
 
     this.#block = block;
     if (live.inFlight > 0) live.waitingSince = started;
@@ -233,13 +238,13 @@ class IsolateSandbox implements Sandbox {
     // Without this callback V8 aborts the whole host process when a guest allocation
     // cannot be satisfied at all (a huge dictionary growing, for example). With it the
     // isolate is written off and the block ends as a memory error.
-    const isolate = new ivm.Isolate({
+    const isolate = withSemiSpace(semiSpaceMb(this.#memoryLimitMb), () => new ivm.Isolate({
       memoryLimit: this.#memoryLimit(),
       onCatastrophicError: () => {
         if (live) live.catastrophic = true;
         onCatastrophe(new Error("catastrophic isolate error"));
       },
-    });
+    }));
     const context = await isolate.createContext();
     const global = context.global;
     let live: Live | undefined;
@@ -253,7 +258,7 @@ class IsolateSandbox implements Sandbox {
     const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
     for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
     runtime.release();
-    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false };
+    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false, repl: new ReplState() };
     this.#live = live;
     for (const [name, { value }] of this.#persistent) await this.#set(live, name, value);
     for (const [name, message] of this.#stubs) await applyStub(live, name, message);

@@ -1,5 +1,6 @@
-import { parse, type Node, type Pattern, type Program, type Statement, type VariableDeclaration } from "acorn";
+import { parse, type Node, type Options, type Pattern, type Program, type Statement, type VariableDeclaration } from "acorn";
 import { SourceSplice } from "./splice.ts";
+import { analyzeTopLevel } from "./top-level-analysis.ts";
 
 /**
  * Guest code may not use names that start with this prefix: injected values and the
@@ -15,17 +16,53 @@ export const RESERVED_PREFIX = "__rlm";
 export const GLOBAL_PARAM = `${RESERVED_PREFIX}_g`;
 
 /**
+ * Name of the local through which a block reaches the global object (the wrapper's
+ * parameter): values kept in locals while the block runs are stored through it.
+ */
+const GLOBAL = GLOBAL_PARAM;
+
+/** Globals the guest runtime defines; a block may shadow them in name only, never in a local. */
+const RUNTIME_GLOBALS = ["print", "console", "FINAL", "FINAL_VAR"];
+
+/**
+ * What the rewrite knows of the blocks that ran before in the same isolate (see
+ * {@link ReplState}); a block with no earlier blocks gets an empty one.
+ */
+export interface ReplScope {
+  /** Top-level names that earlier blocks declared. */
+  readonly declared: ReadonlySet<string>;
+  /** Top-level names that functions made by earlier blocks refer to. */
+  readonly captured: ReadonlySet<string>;
+  /** True once a function of an earlier block used `eval`, `with` or `FINAL_VAR` with a computed name. */
+  readonly dynamic: boolean;
+}
+
+/** Options of {@link toReplProgram}. */
+export interface ReplOptions {
+  /** What earlier blocks left. Default: nothing (a first block). */
+  readonly scope?: ReplScope;
+  /** Names the host defines (stubs, host functions, persistent globals): never kept in a local. */
+  readonly reserved?: Iterable<string>;
+}
+
+/**
  * A block rewritten so that it runs as one REPL entry. Running `code` as a script
- * declares the block's top-level names as globals and evaluates to an async
- * function; the host calls that function with the global object.
+ * declares the block's global names and evaluates to an async function; the host
+ * calls that function with the global object.
  */
 export interface ReplProgram {
-  /** The script to compile: same line structure as the input; line 1 carries a prefix. */
+  /** The script to compile: same line structure as the input plus one closing line; line 1 carries a prefix. */
   readonly code: string;
-  /** Characters added before column 1 of line 1 (subtract from columns reported on line 1). */
+  /** Characters of the wrapper before the block's own text on line 1. */
   readonly prefixLength: number;
   /** Top-level names the block declares (they become globals that later blocks can see and re-declare). */
   readonly declared: readonly string[];
+  /** Top-level names kept in locals of the block's function while it runs, and stored on the global object as it goes. */
+  readonly locals: readonly string[];
+  /** Top-level names that the block's functions refer to (see {@link ReplScope.captured}). */
+  readonly captured: readonly string[];
+  /** True when a function of this block may reach variables by name at run time (see {@link ReplScope.dynamic}). */
+  readonly dynamic: boolean;
   /**
    * Maps a 1-based line and column in `code` to the same place in the block as given;
    * undefined for positions in the wrapper's closing line.
@@ -48,7 +85,7 @@ export class GuestSyntaxError extends Error {
 }
 
 /** Parses guest code the way rlmkit does everywhere: latest syntax, script goal, top-level await. */
-export function parseGuest(code: string): Program {
+export function parseGuest(code: string, extra: Pick<Options, "ranges" | "onComment"> = {}): Program {
   try {
     return parse(code, {
       ecmaVersion: "latest",
@@ -56,6 +93,7 @@ export function parseGuest(code: string): Program {
       allowAwaitOutsideFunction: true,
       allowHashBang: false,
       locations: true,
+      ...extra,
     });
   } catch (error) {
     const err = error as SyntaxError & { loc?: { line: number; column: number } };
@@ -68,42 +106,94 @@ export function parseGuest(code: string): Program {
 }
 
 /**
- * Rewrites a block so that it behaves like one entry of a browser console:
- * top-level `var`/`let`/`const` become assignments to globals (so a later block
- * can re-declare them), top-level functions and classes are published as globals,
- * and the body becomes an async function so that top-level `await` works.
+ * Rewrites a block so that it behaves like one entry of a browser console, and so
+ * that its top-level code runs as fast as code in a function:
+ *
+ * - The body becomes an async function, so top-level `await` works.
+ * - A top-level variable that no function refers to (in this block or an earlier
+ *   one) is a local of that function while the block runs: it starts with the
+ *   value the global of that name holds, and is stored back to the global after
+ *   each top-level statement that assigns it and when the block ends, also when
+ *   it throws. The engine optimises loops over locals; it cannot over globals.
+ * - Every other top-level `var`/`let`/`const` becomes an assignment to a global
+ *   (so a later block can re-declare it and every function sees the same value);
+ *   top-level functions and classes are published as globals.
+ *
  * Edits are spliced into the original text so line numbers do not move.
  *
  * @example
  * toReplProgram("const x = await f();\nprint(x)").code;
- * // 'var x;(async (__rlm_g) => {;(x = await f());\nprint(x)\n})'
+ * // '(async (__rlm_g) => {var x = __rlm_g.x;try {;(x = await f());__rlm_g.x = x;\nprint(x)\n} finally {__rlm_g.x = x;}})'
  *
  * @throws GuestSyntaxError when the code does not parse.
  */
-export function toReplProgram(code: string): ReplProgram {
-  const program = parseGuest(code);
+export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = [] }: ReplOptions = {}): ReplProgram {
   const splice = new SourceSplice(code);
+  const program = parseGuest(code, {
+    ranges: true,
+    // `-->` opens a comment only at the start of a line; the wrapper's prefix would make line 1's an operator.
+    onComment: (block, _text, start) => {
+      if (!block && code.startsWith("-->", start) && !/[\n\r\u2028\u2029]/.test(code.slice(0, start))) splice.replace(start, start + 3, "//>");
+    },
+  });
+  const analysis = analyzeTopLevel(program);
+  const statements = program.body as Statement[];
   const declared = new Set<string>();
-  const published: string[] = [];
-
-  for (const statement of program.body as Statement[]) {
+  const functions = new Set<string>();
+  let functionCount = 0;
+  for (const statement of statements) {
     if (statement.type === "VariableDeclaration") {
-      rewriteDeclaration(statement, splice, declared);
-    } else if (statement.type === "FunctionDeclaration" && statement.id) {
+      for (const declarator of statement.declarations) for (const name of boundNames(declarator.id)) declared.add(name);
+    } else if ((statement.type === "FunctionDeclaration" || statement.type === "ClassDeclaration") && statement.id) {
       declared.add(statement.id.name);
-      published.push(statement.id.name);
-    } else if (statement.type === "ClassDeclaration" && statement.id) {
-      declared.add(statement.id.name);
-      // Publish right after the class body, on the same line as its closing brace.
-      splice.insert(statement.end, `;${GLOBAL_PARAM}[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
+      functions.add(statement.id.name);
+      functionCount++;
     }
   }
 
-  const names = [...declared];
-  const publish = published.map((name) => `${GLOBAL_PARAM}[${JSON.stringify(name)}] = ${name};`).join("");
-  const prefix = `${names.length ? `var ${names.join(", ")};` : ""}(async (${GLOBAL_PARAM}) => {${publish}`;
+  const locals = new Set<string>();
+  // Locals put the body in a try block, where a function declaration is block-scoped: a `var`
+  // of the same name below the top level, or a second declaration of it, would no longer compile.
+  const movable = functionCount === functions.size && ![...functions].some((name) => analysis.nestedVarNames.has(name));
+  if (!analysis.dynamicHere && !scope.dynamic && movable) {
+    const excluded = new Set([...RUNTIME_GLOBALS, ...reserved, ...functions, ...analysis.nestedVarNames, ...analysis.finalVarNames, "__proto__"]);
+    const candidates = new Set(declared);
+    for (const names of analysis.writes) for (const name of names) if (scope.declared.has(name)) candidates.add(name);
+    for (const name of candidates) {
+      if (!excluded.has(name) && !analysis.captured.has(name) && !scope.captured.has(name)) locals.add(name);
+    }
+  }
+
+  const store = (names: Iterable<string>): string => [...names].map((name) => `${GLOBAL}.${name} = ${name};`).join("");
+  let lastDirective = -1;
+  for (const [index, statement] of statements.entries()) {
+    if (lastDirective === index - 1 && statement.type === "ExpressionStatement" && (statement as { directive?: string }).directive !== undefined) lastDirective = index;
+    const stored = new Set<string>();
+    if (statement.type === "VariableDeclaration") {
+      rewriteDeclaration(statement, splice);
+      for (const declarator of statement.declarations) for (const name of boundNames(declarator.id)) if (locals.has(name)) stored.add(name);
+    } else if (statement.type === "ClassDeclaration" && statement.id) {
+      // Publish right after the class body, on the same line as its closing brace.
+      splice.insert(statement.end, `;${GLOBAL}[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
+    }
+    for (const name of analysis.writes[index] ?? []) if (locals.has(name)) stored.add(name);
+    if (stored.size > 0) splice.insert(statement.end, `${code[statement.end - 1] === ";" ? "" : ";"}${store(stored)}`);
+  }
+
+  const globals = [...declared].filter((name) => !locals.has(name));
+  const publish = statements
+    .filter((statement) => statement.type === "FunctionDeclaration" && statement.id)
+    .map((statement) => `${GLOBAL}[${JSON.stringify((statement as { id: { name: string } }).id.name)}] = ${(statement as { id: { name: string } }).id.name};`)
+    .join("");
+  const load = locals.size > 0 ? `var ${[...locals].map((name) => `${name} = ${GLOBAL}.${name}`).join(", ")};try {` : "";
+  // Functions are published inside the try block, where their declarations now live (and are hoisted to).
+  // All of it goes after the directive prologue ("use strict"), so that it stays one.
+  const prologue = `${load}${publish}`;
+  if (prologue && lastDirective >= 0) splice.insert(statements[lastDirective]!.end, `;${prologue}`);
+  const prefix = `${globals.length ? `var ${globals.join(", ")};` : ""}(async (${GLOBAL_PARAM}) => {${lastDirective >= 0 ? "" : prologue}`;
   const body = splice.toString();
-  const generated = `${prefix}${body}\n})`;
+  // The closing line: it ends the try block whose finally stores the locals, then the function.
+  const generated = `${prefix}${body}\n}${locals.size > 0 ? ` finally {${store(locals)}}}` : ""})`;
   // Line tables are needed only to place an error, so they are built on the first call.
   let generatedLineStarts: number[] | undefined;
   let originalLineStarts: number[] | undefined;
@@ -111,15 +201,25 @@ export function toReplProgram(code: string): ReplProgram {
     generatedLineStarts ??= lineStarts(generated);
     originalLineStarts ??= lineStarts(code);
     if (line < 1 || line > generatedLineStarts.length) return undefined;
-    const bodyOffset = generatedLineStarts[line - 1] + column - 1 - prefix.length;
+    const bodyOffset = generatedLineStarts[line - 1]! + column - 1 - prefix.length;
     if (bodyOffset > body.length) return undefined;
     const offset = splice.originalOffset(Math.max(0, bodyOffset));
     let index = originalLineStarts.length - 1;
-    while (index > 0 && originalLineStarts[index] > offset) index--;
-    return { line: index + 1, column: offset - originalLineStarts[index] + 1 };
+    while (index > 0 && originalLineStarts[index]! > offset) index--;
+    return { line: index + 1, column: offset - originalLineStarts[index]! + 1 };
   };
-  return { code: generated, prefixLength: prefix.length, declared: names, toOriginal };
+  return {
+    code: generated,
+    prefixLength: prefix.length,
+    declared: [...declared],
+    locals: [...locals],
+    captured: [...analysis.captured],
+    dynamic: analysis.dynamicInFunctions,
+    toOriginal,
+  };
 }
+
+const EMPTY_SCOPE: ReplScope = { declared: new Set(), captured: new Set(), dynamic: false };
 
 /** Offsets at which each line starts (line breaks as JavaScript counts them). */
 function lineStarts(text: string): number[] {
@@ -128,12 +228,11 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-function rewriteDeclaration(node: VariableDeclaration, splice: SourceSplice, declared: Set<string>): void {
+function rewriteDeclaration(node: VariableDeclaration, splice: SourceSplice): void {
   // `const a = 1, {b} = o;` becomes `;(a = 1, {b} = o);` — commas, comments and
   // line breaks between declarators stay where they were.
   splice.replace(node.start, node.declarations[0].start, ";(");
   for (const declarator of node.declarations) {
-    for (const name of boundNames(declarator.id)) declared.add(name);
     if (declarator.init) continue;
     // `var x;` keeps x's value (as JavaScript does); `let x;` resets it.
     if (node.kind === "var") splice.replace(declarator.start, declarator.end, "void 0");

@@ -77,6 +77,8 @@ describe("re-declaration across blocks", () => {
     { label: "destructuring re-declares every name", blocks: ["let a = 1, b = 2", "const [b2, a2] = [a, b]; let {a: b3, ...rest} = {a: 7, z: 8}", "print(a2, b2, b3, rest)"], output: "2 1 7 {z: 8}\n" },
     { label: "a top-level variable is a property of the global object", blocks: ["let g1 = 5\nprint(globalThis.g1)", "print(globalThis.g1 + 1)"], output: "6\n" },
     { label: "direct eval sees and assigns top-level variables", blocks: ["let e1 = 1\neval('e1 = e1 + 1')\nprint(e1)", "print(e1)"], output: "2\n" },
+    { label: "a function declared next to a loop's variables persists", blocks: ["let n = 0\nfor (let i = 0; i < 3; i++) n += i\nfunction show() { return 'n=' + n }", "print(show(), n)"], output: "n=3 3\n" },
+    { label: "a block with a directive prologue keeps its functions and variables", blocks: ["'use strict'\nlet m = 2\nfunction twice() { return m * 2 }\nfor (let i = 0; i < 2; i++) m += 1", "print(twice(), m)"], output: "8 4\n" },
     { label: "a for-of loop over a top-level variable's lines", blocks: ["const text = 'a\\nbb\\nccc'", "let longest = ''\nfor (const line of text.split('\\n')) if (line.length > longest.length) longest = line\nprint(longest)"], output: "ccc\n" },
   ]);
 });
@@ -138,4 +140,12 @@ describe("errors keep the model's line and column", () => {
     const column = code.split("\n")[line - 1]!.lastIndexOf(at) + 1;
     expect(result.error).toMatchObject({ kind: "runtime", line, column });
   });
+});
+
+describe("valid script that the wrapper must not break", () => {
+  rows([
+    { label: "an HTML close comment (-->) on the first line", blocks: ["--> a comment, valid at the start of a script\nprint('ran')"], output: "ran\n" },
+    { label: "an HTML close comment after a comment on the first line", blocks: ["/* note */ --> more\nlet v = 1\nprint(v)"], output: "1\n" },
+    { label: "an HTML close comment at the start of a later line", blocks: ["print(1)\n--> comment\nprint(2)"], output: "1\n2\n" },
+  ]);
 });
