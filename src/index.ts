@@ -8,7 +8,7 @@ export { UnsupportedNodeError } from "./errors/unsupported-node-error.ts";
 export { InvalidOptionsError } from "./errors/invalid-options-error.ts";
 export { RepositoryNotFoundError } from "./errors/repository-not-found-error.ts";
 export { SYSTEM_PROMPT_SLOTS } from "./session/validate-options.ts";
-export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session/run-session.ts";
+export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session/run-session.ts";
 export type { SessionResult, SessionStatus, SessionUsage } from "./session/session-result.ts";
 export type { SessionEvent, SessionEventType, EventBase } from "./session/events.ts";
 export { loadPrompt, renderPrompt, promptsDirectory } from "./session/prompts.ts";

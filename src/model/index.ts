@@ -18,3 +18,4 @@ export { ScriptExhaustedError } from "./script-exhausted-error.ts";
 export { CHARS_PER_TOKEN, estimateTokens, estimateUsage } from "./estimate-tokens.ts";
 export { mapFinishReason } from "./finish-reason.ts";
 export { retryAfterMs, retryDelayMs, type RetryDelayOptions } from "./retry-delay.ts";
+export { REASONING_TAGS, splitReasoning, type SplitReply } from "./split-reasoning.ts";

@@ -39,8 +39,14 @@ export type FinishReason = "stop" | "length" | "content-filter" | "error" | "oth
 
 /** What a model answered. */
 export interface ModelResponse {
-  /** The assistant's reply text. */
+  /** The assistant's reply text, as the server sent it (reasoning tags in it included). */
   readonly text: string;
+  /**
+   * Reasoning the server sent apart from the text (`reasoning_content` or
+   * `reasoning`, as llama.cpp, vLLM, Ollama and DeepSeek do). Never run, never an answer.
+   * Reasoning inside the text (`<think>…</think>`) is split off by `splitReasoning`.
+   */
+  readonly reasoning?: string;
   /** Token usage as reported by the server (or estimated, see `usageEstimated`). */
   readonly usage: TokenUsage;
   /** True when the server reported no usage and the counts were estimated from text length. */

@@ -198,7 +198,7 @@ export class OpenAICompatibleModel implements ModelClient {
       });
     }
     const text = choice.message?.content ?? "";
-    return this.#response(request, text, choice.finish_reason, completion.usage, completion.model);
+    return this.#response(request, text, choice.finish_reason, completion.usage, completion.model, reasoningField(choice.message));
   }
 
   async #streamed(request: ModelRequest, signal: AbortSignal, attempt: number): Promise<ModelResponse> {
@@ -207,6 +207,7 @@ export class OpenAICompatibleModel implements ModelClient {
       { signal },
     );
     let text = "";
+    let reasoning = "";
     let rawFinishReason: string | null | undefined;
     let usage: UsageBody | null | undefined;
     let model: string | undefined;
@@ -219,6 +220,7 @@ export class OpenAICompatibleModel implements ModelClient {
       if (typeof choice.delta?.content === "string") text += choice.delta.content;
       const reasoningPart = reasoningField(choice.delta);
       reasoningCharacters += reasoningPart?.length ?? 0;
+      reasoning += reasoningPart ?? "";
       if (request.onProgress && (reasoningPart || choice.delta?.content)) {
         const characters = text.length;
         reportProgress(request.onProgress, { kind: "output", attempt, characters, reasoningCharacters, estimatedTokens: Math.ceil((characters + reasoningCharacters) / CHARS_PER_TOKEN) });
@@ -227,7 +229,7 @@ export class OpenAICompatibleModel implements ModelClient {
     }
     // The openai Stream ends quietly when its signal aborts; a cut-off reply must not pass for a whole one.
     signal.throwIfAborted();
-    return this.#response(request, text, rawFinishReason, usage, model);
+    return this.#response(request, text, rawFinishReason, usage, model, reasoning);
   }
 
   #body(request: ModelRequest) {
@@ -241,14 +243,16 @@ export class OpenAICompatibleModel implements ModelClient {
     };
   }
 
-  #response(request: ModelRequest, text: string, rawFinishReason: string | null | undefined, usage: UsageBody | null | undefined, model: string | undefined): ModelResponse {
+  #response(request: ModelRequest, text: string, rawFinishReason: string | null | undefined, usage: UsageBody | null | undefined, model: string | undefined, reasoning: string | undefined): ModelResponse {
     const reported: TokenUsage | undefined =
       usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number"
         ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
         : undefined;
     return {
       text,
-      usage: reported ?? estimateUsage(request.messages, text),
+      ...(reasoning ? { reasoning } : {}),
+      // Reasoning tokens count as completion tokens when the server reports none.
+      usage: reported ?? estimateUsage(request.messages, reasoning ? `${reasoning}${text}` : text),
       ...(reported ? {} : { usageEstimated: true }),
       finishReason: mapFinishReason(rawFinishReason),
       ...(rawFinishReason ? { rawFinishReason } : {}),

@@ -23,12 +23,14 @@ import { priceCall, type PriceTable } from "../subcalls/price-table.ts";
 import { createSubcallFunctions, exposeSubcallFunctions, SUBCALL_FUNCTION_NAMES } from "../subcalls/subcall-functions.ts";
 import { renderSubcallSection } from "../subcalls/subcall-prompt.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
-import { DEFAULT_MAX_ITERATIONS } from "./session-defaults.ts";
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES } from "./session-defaults.ts";
+import { readReply } from "./reply-reasoning.ts";
+import { nudgeFor } from "./nudge.ts";
 import { clip } from "../util/clip.ts";
 import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
 import { isModelClient, validateSessionOptions } from "./validate-options.ts";
 
-export { DEFAULT_MAX_ITERATIONS };
+export { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES };
 /** Default cap on one tool result, serialized. */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 1_000_000;
 /** Tool results up to this size are copied into the trace whole; larger ones only by size. */
@@ -69,6 +71,14 @@ export interface SessionOptions {
   readonly tracePath?: string;
   /** Cancels the session (status `error`). */
   readonly signal?: AbortSignal;
+  /**
+   * Sends the model's reasoning (`<think>` blocks, the server's `reasoning_content`)
+   * back in the history, in `<think>` tags. Default false: the history holds only
+   * what the model said; the trace and the HTML view keep the reasoning either way.
+   */
+  readonly keepReasoning?: boolean;
+  /** Replies in a row without runnable code that get a nudge; the next one ends the session with status `no_code`. Default 2. */
+  readonly maxNudges?: number;
   /** Replaces the system prompt template (slots as in `prompts/system.md`). */
   readonly systemPromptTemplate?: string;
   /**
@@ -124,6 +134,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     tracePath,
     signal,
     systemPromptTemplate,
+    keepReasoning = false,
+    maxNudges = DEFAULT_MAX_NUDGES,
     subModel = options.model,
     subcalls,
     budget,
@@ -136,6 +148,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   // Invalid options reject here, before anything starts.
   validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
   const sandboxFactory = resolveSandboxFactory(givenSandboxFactory, sandboxOptions.backend);
+  if (!Number.isInteger(maxNudges) || maxNudges < 0) throw new RangeError(`runSession: maxNudges must be a whole number ≥ 0, got ${maxNudges}.`);
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, navOptions) : repo;
   const ownsNav = typeof repo === "string";
@@ -251,6 +264,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
             maxToolResultChars,
             signal: request.signal,
             ...(systemPromptTemplate !== undefined ? { systemPromptTemplate } : {}),
+            keepReasoning,
+            maxNudges,
             _internal: { now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}), parent: { tree, ledger: request.ledger, depth: depth + 1, parentSessionId: sessionId } },
           }),
       });
@@ -264,7 +279,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       { role: "system", content: renderSystemPrompt(systemPromptTemplate, contextText, [...toolMap.values()].filter((tool) => !navToolNames.has(tool.name)), sandboxOptions.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS, extraSections, context !== undefined, nav !== undefined) },
       { role: "user", content: renderPrompt(loadPrompt("question"), { question }) },
     ];
-    let nudged = false;
+    let nudges = 0;
 
     while (iterations < maxIterations) {
       if (controller.signal.aborted) return finishAborted(controller.signal.reason);
@@ -296,24 +311,25 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       }
       const cost = priceCall(model.modelId, response.usage, tree.prices);
       ledger.record({ depth, model: model.modelId, usage: response.usage, costUsd: cost.costUsd, priced: cost.priced, estimated: response.usageEstimated === true });
-      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, costUsd: cost.costUsd, priced: cost.priced });
-      messages.push({ role: "assistant", content: response.text });
+      // Reasoning never runs: blocks are read from the reply without it.
+      const reply = readReply(response, keepReasoning);
+      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}), costUsd: cost.costUsd, priced: cost.priced });
+      messages.push({ role: "assistant", content: reply.historyText });
 
-      const { runnable, skipped } = extractCodeBlocks(response.text, parsesAsJavaScript);
+      const { runnable, skipped } = extractCodeBlocks(reply.text, parsesAsJavaScript);
       if (runnable.length === 0) {
-        if (nudged) {
-          const message = "the model replied twice in a row without a ```js code block";
+        const nudge = nudgeFor({ text: reply.text, ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}), skipped });
+        if (nudges >= maxNudges) {
+          const message = `the model wrote no runnable code in ${nudges + 1} replies in a row (the last one: ${nudge.found})`;
           emit({ type: "error", iteration: iterations, message });
-          return finish("error", { error: message });
+          return finish("no_code", { error: message });
         }
-        nudged = true;
-        const hint = skipped.some((block) => block.language === "") ? " Your reply had an untagged ``` fence: tag it as ```js so it runs." : "";
-        const nudge = renderPrompt(loadPrompt("nudge"), { untagged_hint: hint });
-        emit({ type: "feedback", iteration: iterations, text: nudge });
-        messages.push({ role: "user", content: nudge });
+        nudges++;
+        emit({ type: "feedback", iteration: iterations, text: nudge.text });
+        messages.push({ role: "user", content: nudge.text });
         continue;
       }
-      nudged = false;
+      nudges = 0;
 
       const reports: BlockReport[] = [];
       for (const [index, block] of runnable.entries()) {

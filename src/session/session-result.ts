@@ -2,8 +2,12 @@ import type { BudgetHit } from "../subcalls/budget-tracker.ts";
 import type { TreeUsage } from "../subcalls/usage-ledger.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 
-/** How a session ended. */
-export type SessionStatus = "final" | "max_iterations" | "timeout" | "error" | "budget_exceeded";
+/**
+ * How a session ended: `final` (an executed FINAL), a limit (`max_iterations`,
+ * `timeout`, `budget_exceeded`), `no_code` (the model kept replying without runnable
+ * code after every nudge), or `error`.
+ */
+export type SessionStatus = "final" | "max_iterations" | "timeout" | "error" | "budget_exceeded" | "no_code";
 
 /**
  * Token, call and cost totals of a session and everything under it (its
@@ -27,7 +31,7 @@ export interface SessionResult {
   readonly usage: SessionUsage;
   /** A random id, also stamped on every event. */
   readonly sessionId: string;
-  /** What went wrong, for `error` and `timeout`. */
+  /** What went wrong, for `error`, `timeout` and `no_code`. */
   readonly error?: string;
   /** Which budget ran out, for status `budget_exceeded`. */
   readonly budget?: BudgetHit;

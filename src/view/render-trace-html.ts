@@ -107,6 +107,7 @@ function renderTurn(turn: TurnNode): string {
   return `<li class="turn" data-testid="turn">
 <div class="card">
 <div class="turn-head"><h2>Turn ${turn.iteration}</h2><div class="stats">${stats.map((stat) => `<span>${stat}</span>`).join("")}</div></div>
+${call?.reasoning ? `<details data-testid="reasoning"><summary>Reasoning (${formatNumber(call.reasoning.length)} characters; never run)</summary><pre class="reply reasoning">${escapeHtml(cut(call.reasoning))}</pre></details>` : ""}
 ${call ? `<details><summary>Model reply (${formatNumber(call.text.length)} characters)</summary><pre class="reply">${escapeHtml(cut(call.text))}</pre></details>` : ""}
 ${turn.blocks.map((block) => renderBlock(block)).join("\n")}
 ${turn.other.map((event) => renderOther(event)).join("\n")}

@@ -23,6 +23,7 @@ h1 { font-size:20px; margin:0 0 4px; } h2 { font-size:15px; margin:0; }
 details { margin:6px 0; } summary { cursor:pointer; color:var(--muted); font-size:13px; }
 pre { font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; }
 .reply, .feedback, .json { background:#f8f9fb; border:1px solid var(--line); border-radius:6px; padding:8px 10px; white-space:pre-wrap; word-break:break-word; max-height:420px; overflow:auto; margin:6px 0 0; }
+.reasoning { color:#5b6170; font-style:italic; }
 .block { margin:10px 0 4px; }
 .block-head { font-size:12px; color:var(--muted); margin-bottom:4px; }
 .code { background:var(--code); color:var(--code-ink); border-radius:8px; padding:8px 0; overflow-x:auto; margin:0; }

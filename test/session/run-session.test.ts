@@ -152,14 +152,14 @@ describe("runSession with ScriptedModel", () => {
     expect(result.status).toBe("final");
   });
 
-  test("a reply without code gets one nudge; two in a row end the session", async () => {
+  test("a reply without code gets a nudge; after two nudges in a row the session ends with status no_code", async () => {
     const nudgedOnce = new ScriptedModel(["I think it is 4.", js("FINAL(4)")]);
     expect(await runSession({ question: "q", model: nudgedOnce })).toMatchObject({ status: "final", answer: 4, iterations: 2 });
     expect(feedbackOf(nudgedOnce, 1)).toContain("no ```js code block");
-    const silent = new ScriptedModel(["no code", "```\nFINAL(1)\n```"]);
+    const silent = new ScriptedModel(["no code", "```\nFINAL(1)\n```", "<think>```js\nFINAL(1)\n```</think>"]);
     const result = await runSession({ question: "q", model: silent });
-    expect(result.status).toBe("error");
-    expect(result.error).toContain("twice in a row");
+    expect(result).toMatchObject({ status: "no_code", iterations: 3 });
+    expect(result.error).toContain("3 replies in a row (the last one: it was only reasoning");
   });
 
   test("stops at maxIterations, warning the model before its last turn", async () => {

@@ -266,9 +266,9 @@ describe("rlm_query", () => {
 
   test("a child session without an answer gives an rlm_query error string", async () => {
     const root = new ScriptedModel([js(`FINAL(await rlm_query("q2", "v"))`)]);
-    const sub = new ScriptedModel(["no code here", "still no code"], { modelId: "sub" });
+    const sub = new ScriptedModel(["no code here", "still no code", "never code"], { modelId: "sub" });
     const result = await runSession({ question: "q", model: root, subModel: sub });
-    expect(result.answer).toMatch(/^\[rlm_query error: the child session ended with status 'error': the model replied twice in a row without a ```js code block\]$/);
+    expect(result.answer).toBe("[rlm_query error: the child session ended with status 'no_code': the model wrote no runnable code in 3 replies in a row (the last one: it was prose only, and FINAL written in prose does not answer)]");
   });
 });
 

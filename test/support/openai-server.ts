@@ -159,6 +159,14 @@ export interface ScriptedCompletion {
   readonly model?: string;
   /** Streaming only: the content deltas to send; default `text` split after each space. */
   readonly chunks?: readonly string[];
+  /**
+   * Reasoning sent apart from the text, as reasoning servers do: in
+   * `message.reasoning_content` (llama.cpp, vLLM, DeepSeek) or `message.reasoning`
+   * (Ollama) — see `reasoningField` — and, when streaming, as reasoning deltas before the content deltas.
+   */
+  readonly reasoning?: string;
+  /** The field that carries `reasoning`; default `"reasoning_content"`. */
+  readonly reasoningField?: "reasoning_content" | "reasoning";
   /** Streaming only: send this many content deltas, then hold the connection open without finishing (for timeout tests). */
   readonly stallAfterChunks?: number;
   /** Streaming only: reasoning deltas (`delta.reasoning_content`, as llama.cpp and vLLM send them) before the content deltas. */
@@ -204,7 +212,7 @@ function completionBody(body: ChatCompletionRequestBody, completion: ScriptedCom
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: completion.text },
+        message: { role: "assistant", content: completion.text, ...(completion.reasoning !== undefined ? { [completion.reasoningField ?? "reasoning_content"]: completion.reasoning } : {}) },
         finish_reason: completion.finishReason === undefined ? "stop" : completion.finishReason,
         logprobs: null,
       },
@@ -216,9 +224,11 @@ function completionBody(body: ChatCompletionRequestBody, completion: ScriptedCom
 function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, completion: ScriptedCompletion): void {
   const model = completion.model ?? body.model ?? "unknown";
   const chunk = (choices: object[], extra: object = {}) => ({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices, ...extra });
-  const deltas = completion.chunks ?? (completion.text.match(/\S*\s*/g) ?? []).filter((part) => part.length > 0);
+  const deltas = completion.chunks ?? splitAfterSpaces(completion.text);
   const events: object[] = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
   for (const reasoning_content of completion.reasoningChunks ?? []) events.push(chunk([{ index: 0, delta: { reasoning_content }, finish_reason: null }]));
+  // Reasoning streams first, in its own field, with empty content (as llama.cpp and vLLM send it).
+  for (const reasoning of splitAfterSpaces(completion.reasoning ?? "")) events.push(chunk([{ index: 0, delta: { content: null, [completion.reasoningField ?? "reasoning_content"]: reasoning }, finish_reason: null }]));
   for (const content of deltas) events.push(chunk([{ index: 0, delta: { content }, finish_reason: null }]));
   events.push(chunk([{ index: 0, delta: {}, finish_reason: completion.finishReason === undefined ? "stop" : completion.finishReason }]));
   const usage = usageFor(body, completion);
@@ -243,6 +253,10 @@ function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, c
     }
     response.end("data: [DONE]\n\n");
   })();
+}
+
+function splitAfterSpaces(text: string): string[] {
+  return (text.match(/\S*\s*/g) ?? []).filter((part) => part.length > 0);
 }
 
 function usageFor(body: ChatCompletionRequestBody, completion: ScriptedCompletion) {

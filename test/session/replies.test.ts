@@ -1,0 +1,133 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { OpenAICompatibleModel, runSession, type SessionEvent, type SessionStatus } from "../../src/index.ts";
+import { renderTraceHtml } from "../../src/view/index.ts";
+import { startOpenAIServer, type HandlerResult, type RecordedHttpRequest } from "../support/openai-server.ts";
+
+const js = (code: string) => "```js\n" + code + "\n```";
+const python = (code: string) => "```python\n" + code + "\n```";
+const draft = js('FINAL("a guess from the reasoning")');
+
+/** What the model was shown in request `index`: its last message, and every assistant message before it. */
+function told(requests: readonly RecordedHttpRequest[], index: number) {
+  const messages = requests[index]!.body.messages ?? [];
+  return { last: messages.at(-1)!.content, assistant: messages.filter((message) => message.role === "assistant").map((message) => message.content) };
+}
+
+interface Row {
+  readonly label: string;
+  readonly replies: readonly HandlerResult[];
+  readonly stream?: boolean;
+  readonly status: SessionStatus;
+  readonly answer?: unknown;
+  /** Checks what each later request carried. */
+  readonly check?: (requests: readonly RecordedHttpRequest[], events: readonly SessionEvent[]) => void;
+}
+
+// Reply shapes as reasoning servers send them: Qwen3 and DeepSeek-R1 through llama.cpp and vLLM
+// (reasoning parser on: `reasoning_content`, content empty or after it; parser off: `<think>` in the
+// content, often without the opening tag because the chat template put it in the prompt), Ollama (`reasoning`).
+const rows: Row[] = [
+  {
+    label: "<think> holding a draft FINAL: the draft never answers, the block after it does",
+    replies: [`<think>Maybe ${draft}</think>\n\n${js('FINAL("real")')}`],
+    status: "final",
+    answer: "real",
+  },
+  {
+    label: "no opening tag, reply ends its reasoning with </think>: only what follows runs",
+    replies: [`The answer could be\n${draft}\nbut let me check.\n</think>\n\n${js("print(40 + 2)")}`, js("FINAL(42)")],
+    status: "final",
+    answer: 42,
+    check: (requests, events) => {
+      expect(told(requests, 1).last).toContain("42");
+      // The history holds only what the model said; the trace keeps the reasoning.
+      expect(told(requests, 1).assistant[0]).toBe(js("print(40 + 2)"));
+      const call = events.find((event) => event.type === "model_call");
+      expect(call).toMatchObject({ reasoning: `The answer could be\n${draft}\nbut let me check.` });
+    },
+  },
+  {
+    label: "reasoning_content with empty content: told it was only reasoning, nothing ran",
+    replies: [{ text: "", reasoning: `I will answer ${draft}` }, js('FINAL("after the nudge")')],
+    status: "final",
+    answer: "after the nudge",
+    check: (requests) => {
+      expect(told(requests, 1).last).toMatch(/only reasoning .* never runs/);
+      expect(told(requests, 1).assistant).toEqual([""]);
+    },
+  },
+  {
+    label: "streamed reasoning deltas (Ollama's `reasoning` field), code in the content",
+    stream: true,
+    replies: [{ text: js('FINAL("streamed")'), reasoning: `thinking about ${draft}`, reasoningField: "reasoning" }],
+    status: "final",
+    answer: "streamed",
+  },
+  {
+    label: "streamed reasoning_content only, three times: status no_code after two nudges",
+    stream: true,
+    replies: [{ text: "", reasoning: draft }, { text: "", reasoning: draft }, { text: "", reasoning: draft }],
+    status: "no_code",
+    check: (requests) => expect(requests).toHaveLength(3),
+  },
+  {
+    label: "```python replies: the nudge names the fence and shows a ```js block; no_code at the end",
+    replies: [python("print(len(context))"), python("print(1)"), python("print(2)")],
+    status: "no_code",
+    check: (requests) => {
+      expect(told(requests, 1).last).toContain("it had a ```python fence");
+      expect(told(requests, 1).last).toContain("```js\n");
+    },
+  },
+  {
+    label: "an untagged fence, prose, code, an empty reply: each nudge names what it found; code resets the count",
+    replies: ["```\nFINAL(1)\n```", "It is 1. FINAL(1)", js("print('ran')"), "", js("FINAL(1)")],
+    status: "final",
+    answer: 1,
+    check: (requests) => {
+      expect(told(requests, 1).last).toContain("without a language tag");
+      expect(told(requests, 2).last).toContain("prose only");
+      expect(told(requests, 3).last).toContain("ran");
+      expect(told(requests, 4).last).toContain("it was empty");
+    },
+  },
+];
+
+describe("replies against a loopback OpenAI-compatible server", () => {
+  test.for(rows)("$label", async (row) => {
+    await using server = await startOpenAIServer(row.replies);
+    const events: SessionEvent[] = [];
+    const model = new OpenAICompatibleModel({ baseURL: server.url, model: "reasoner", maxRetries: 0, stream: row.stream === true });
+    const result = await runSession({ question: "What is the answer?", context: "abc", model, onEvent: (event) => events.push(event) });
+    expect(result.status).toBe(row.status);
+    if (row.answer !== undefined) expect(result.answer).toEqual(row.answer);
+    else expect(result.answer).toBeUndefined();
+    // Nothing from reasoning ever ran.
+    expect(events.filter((event) => event.type === "code_block").map((event) => event.code)).not.toContain('FINAL("a guess from the reasoning")');
+    row.check?.(server.requests, events);
+  });
+
+  test("maxNudges sets how many replies without code are nudged before no_code", async () => {
+    await using server = await startOpenAIServer(["", "", ""]);
+    const model = new OpenAICompatibleModel({ baseURL: server.url, model: "m", maxRetries: 0 });
+    const result = await runSession({ question: "q", model, maxNudges: 1 });
+    expect(result).toMatchObject({ status: "no_code", iterations: 2 });
+    expect(result.error).toBe("the model wrote no runnable code in 2 replies in a row (the last one: it was empty)");
+  });
+
+  test("keepReasoning sends the reasoning back in <think> tags; the trace and the view keep it either way", async () => {
+    await using server = await startOpenAIServer([{ text: js("print(1)"), reasoning: "first I print" }, js("FINAL(1)")]);
+    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-replies-")), "trace.jsonl");
+    const model = new OpenAICompatibleModel({ baseURL: server.url, model: "m", maxRetries: 0 });
+    await runSession({ question: "q", model, keepReasoning: true, tracePath });
+    expect(told(server.requests, 1).assistant[0]).toBe(`<think>\nfirst I print\n</think>\n\n${js("print(1)")}`);
+    const trace = readFileSync(tracePath, "utf8");
+    expect(trace).toContain('"reasoning":"first I print"');
+    const html = renderTraceHtml(trace.trim().split("\n").map((line) => JSON.parse(line)));
+    expect(html).toContain("Reasoning (13 characters; never run)");
+    expect(html).toContain("first I print");
+  });
+});
