@@ -146,9 +146,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     _internal = {},
   } = options;
   // Invalid options reject here, before anything starts.
-  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
+  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
   const sandboxFactory = resolveSandboxFactory(givenSandboxFactory, sandboxOptions.backend);
-  if (!Number.isInteger(maxNudges) || maxNudges < 0) throw new RangeError(`runSession: maxNudges must be a whole number ≥ 0, got ${maxNudges}.`);
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, navOptions) : repo;
   const ownsNav = typeof repo === "string";

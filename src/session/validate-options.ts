@@ -11,6 +11,7 @@ export interface CheckedSessionOptions {
   readonly maxIterations: unknown;
   readonly timeoutMs: unknown;
   readonly maxToolResultChars: unknown;
+  readonly maxNudges: unknown;
   readonly systemPromptTemplate: unknown;
   /** Whether the session will have extra tools (their section must have a place in the template). */
   readonly hasTools: boolean;
@@ -31,6 +32,8 @@ export function validateSessionOptions(options: CheckedSessionOptions): void {
   if (!Number.isInteger(maxIterations) || (maxIterations as number) < 1) invalid("maxIterations", `runSession: maxIterations must be a positive integer, got ${String(maxIterations)}.`);
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) invalid("timeoutMs", `runSession: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}.`);
   if (!Number.isInteger(maxToolResultChars) || (maxToolResultChars as number) < 1) invalid("maxToolResultChars", `runSession: maxToolResultChars must be a positive integer, got ${String(maxToolResultChars)}.`);
+  const { maxNudges } = options;
+  if (!Number.isInteger(maxNudges) || (maxNudges as number) < 0) invalid("maxNudges", `runSession: maxNudges must be a whole number ≥ 0, got ${String(maxNudges)}.`);
   if (systemPromptTemplate !== undefined) checkTemplate(systemPromptTemplate, options);
 }
 
