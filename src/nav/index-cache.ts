@@ -13,7 +13,8 @@ export const INDEX_CACHE_VERSION = 4;
 // `<hash>.symbols` holds one line of JSON per file, in the same order, with that file's
 // symbols; it is read as bytes and each line is decoded and parsed only when that file's
 // symbols are first needed.
-type StoredRecord = Omit<FileRecord, "symbols">;
+/** A file record without its symbols: what the metadata file holds. */
+export type StoredRecord = Omit<FileRecord, "symbols">;
 
 interface CacheContents {
   readonly version: number;
@@ -24,9 +25,14 @@ interface CacheContents {
 }
 
 const NEWLINE = 0x0a;
+const WRITE_CHUNK_CHARS = 4 * 1024 * 1024;
 const rawSymbols = new WeakMap<FileRecord, () => string>();
 
-function hydrate(stored: StoredRecord, raw: () => string): FileRecord {
+/**
+ * A record whose symbols are parsed from their JSON text only when first read;
+ * the text is also what the cache writes back, unparsed.
+ */
+export function withLazySymbols(stored: StoredRecord, raw: () => string): FileRecord {
   let parsed: NavSymbol[] | undefined;
   const record = Object.defineProperty({ ...stored }, "symbols", {
     enumerable: true,
@@ -81,7 +87,7 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
       const end = symbols.indexOf(NEWLINE, start);
       if (end === -1) return new Map();
       const line = symbols.subarray(start, end);
-      records.set(stored.path, hydrate(stored, () => line.toString("utf8")));
+      records.set(stored.path, withLazySymbols(stored, () => line.toString("utf8")));
       start = end + 1;
     }
     return start === symbols.length ? records : new Map();
@@ -93,13 +99,12 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
 /** Writes file records (each file written to a temporary name, then renamed). Failures are ignored: the cache is an optimisation. */
 export async function writeIndexCache(file: string, maxFileBytes: number, records: Iterable<FileRecord>): Promise<boolean> {
   const list = [...records];
-  const symbols = Buffer.from(list.map((record) => `${symbolsLine(record)}\n`).join(""), "utf8");
-  const contents: CacheContents = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes: symbols.length, files: list.map(metadata) };
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
   const symbolsFile = symbolsFileOf(file);
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(symbolsFile + suffix, symbols);
+    const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, list);
+    const contents: CacheContents = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes, files: list.map(metadata) };
     await fs.writeFile(file + suffix, JSON.stringify(contents));
     // Symbols first: a reader that sees the new metadata also sees its symbols (the byte count checks the pair).
     await fs.rename(symbolsFile + suffix, symbolsFile);
@@ -110,4 +115,31 @@ export async function writeIndexCache(file: string, maxFileBytes: number, record
     await fs.rm(file + suffix, { force: true }).catch(() => undefined);
     return false;
   }
+}
+
+// Streams one line of symbols JSON per record, in chunks, so the whole file is never held in memory.
+async function writeSymbolLines(target: string, records: readonly FileRecord[]): Promise<number> {
+  const handle = await fs.open(target, "w");
+  let written = 0;
+  try {
+    let chunk: string[] = [];
+    let chunkChars = 0;
+    const flushChunk = async () => {
+      const bytes = Buffer.from(chunk.join(""), "utf8");
+      chunk = [];
+      chunkChars = 0;
+      await handle.write(bytes);
+      written += bytes.length;
+    };
+    for (const record of records) {
+      const line = `${symbolsLine(record)}\n`;
+      chunk.push(line);
+      chunkChars += line.length;
+      if (chunkChars >= WRITE_CHUNK_CHARS) await flushChunk();
+    }
+    await flushChunk();
+  } finally {
+    await handle.close();
+  }
+  return written;
 }

@@ -1,9 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
-import { indexCacheFile, readIndexCache, writeIndexCache } from "./index-cache.ts";
+import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache } from "./index-cache.ts";
+import { analyzeInWorkers } from "./index-workers.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
 import type { SearchFile } from "./text-search.ts";
+
+// Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
+const PARALLEL_FROM_FILES = 16;
 
 /** Options of {@link RepositoryIndex}. */
 export interface RepositoryIndexOptions {
@@ -100,27 +104,44 @@ export class RepositoryIndex {
     return this.#analyze(current);
   }
 
-  /** Every file analysed; the first call builds the whole index and saves the cache. */
+  /**
+   * Every file analysed; the first call builds the whole index, on worker
+   * threads when many files need parsing, and saves the cache.
+   */
   async records(): Promise<FileRecord[]> {
     this.#all ??= (async () => {
       const files = this.files();
       const cache = await this.#loadCache();
-      const results: FileRecord[] = [];
-      for (const file of files) {
+      const results: FileRecord[] = new Array(files.length);
+      const missing: number[] = [];
+      for (let position = 0; position < files.length; position++) {
+        const file = files[position];
         // Fast path without a promise per file: already in memory, or unchanged in the disk cache.
         const known = this.#records.get(file.path);
         if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) {
-          results.push(known);
+          results[position] = known;
           continue;
         }
         const cached = cache.get(file.path);
         if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
           this.#records.set(file.path, cached);
           this.#fromCache++;
-          results.push(cached);
+          results[position] = cached;
           continue;
         }
-        results.push(await this.#analyze(file));
+        missing.push(position);
+      }
+      if (missing.length >= PARALLEL_FROM_FILES) {
+        const tasks = missing.map((position) => ({ absolute: this.absolute(files[position].path), file: files[position] }));
+        await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
+          const record = withLazySymbols(result.record, () => result.symbolsJson);
+          this.#records.set(record.path, record);
+          this.#analyzed++;
+          this.#dirty = true;
+          results[missing[task]] = record;
+        });
+      } else {
+        for (const position of missing) results[position] = await this.#analyze(files[position]);
       }
       await this.flush();
       return results;

@@ -1,0 +1,101 @@
+import os from "node:os";
+import { Worker } from "node:worker_threads";
+import type { FileRecord } from "./file-analysis.ts";
+import type { WalkedFile } from "./repo-walk.ts";
+
+/** Worker threads used to build an index: one per core, at most this many. */
+export const MAX_INDEX_WORKERS = 8;
+// A batch ends after this many bytes or files, so small files travel together
+// and the workers stay evenly loaded to the end.
+const BATCH_BYTES = 256 * 1024;
+const BATCH_FILES = 64;
+// Batches kept in flight per worker, so a worker never waits for the main thread.
+const IN_FLIGHT = 2;
+
+/** One file for a worker to analyse. */
+export interface AnalysisTask {
+  readonly absolute: string;
+  readonly file: WalkedFile;
+}
+
+/** A message to an index worker. */
+export interface AnalysisBatch {
+  readonly id: number;
+  readonly maxFileBytes: number;
+  readonly files: readonly AnalysisTask[];
+}
+
+/** One analysed file, its symbols still as the JSON text the cache stores. */
+export interface AnalysisResult {
+  readonly record: Omit<FileRecord, "symbols">;
+  readonly symbolsJson: string;
+}
+
+/** How many index workers to start on this machine. */
+export function indexWorkerCount(): number {
+  return Math.max(1, Math.min(os.availableParallelism(), MAX_INDEX_WORKERS));
+}
+
+/**
+ * Analyses many files on worker threads, one tree-sitter runtime per worker.
+ * Each result is handed to `onResult` as it arrives (with the task's position
+ * in `tasks`), so the caller can store it and nothing accumulates here. The
+ * workers end when the last result is in.
+ */
+export async function analyzeInWorkers(
+  tasks: readonly AnalysisTask[],
+  maxFileBytes: number,
+  onResult: (index: number, result: AnalysisResult) => void,
+): Promise<void> {
+  const batches = makeBatches(tasks);
+  if (batches.length === 0) return;
+  const workerCount = Math.min(indexWorkerCount(), batches.length);
+  const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
+  const workers: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let next = 0;
+      let done = 0;
+      const send = (worker: Worker) => {
+        if (next >= batches.length) return;
+        const id = next++;
+        worker.postMessage({ id, maxFileBytes, files: batches[id].map((index) => tasks[index]) } satisfies AnalysisBatch);
+      };
+      for (let count = 0; count < workerCount; count++) {
+        const worker = new Worker(new URL(`./index-worker.${extension}`, import.meta.url));
+        workers.push(worker);
+        worker.on("message", (message: { id: number; results: AnalysisResult[] }) => {
+          const indexes = batches[message.id];
+          for (let position = 0; position < indexes.length; position++) onResult(indexes[position], message.results[position]);
+          if (++done === batches.length) resolve();
+          else send(worker);
+        });
+        worker.on("error", reject);
+        worker.on("exit", (code) => {
+          if (done < batches.length) reject(new Error(`an index worker stopped (exit code ${code}) before the index was built`));
+        });
+        for (let slot = 0; slot < IN_FLIGHT; slot++) send(worker);
+      }
+    });
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+// Groups task positions into batches of neighbouring files, bounded by bytes and count.
+function makeBatches(tasks: readonly AnalysisTask[]): number[][] {
+  const batches: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  for (let index = 0; index < tasks.length; index++) {
+    current.push(index);
+    bytes += Math.min(tasks[index].file.size, BATCH_BYTES);
+    if (bytes >= BATCH_BYTES || current.length >= BATCH_FILES) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
