@@ -169,7 +169,7 @@ function createToolList(nav: NavCalls): Tool[] {
     }),
     defineTool({
       name: "nav_search",
-      description: "Finds lines matching a literal (case-insensitive unless {caseSensitive: true}) or, with {regex: true}, a JavaScript regular expression; each match has {path, line, column, text, symbol} where symbol is the enclosing symbol. {symbols: true} searches symbol names instead; {glob} filters paths; {limit} (default 50) caps matches and sets truncated.",
+      description: "Finds lines matching a literal (case-insensitive unless {caseSensitive: true}) or, with {regex: true}, a JavaScript regular expression matched one line at a time as ripgrep does (no backreferences or lookaround); each match has {path, line, column, text, symbol} where symbol is the enclosing symbol. {symbols: true} searches symbol names instead; {glob} filters paths; {limit} (default 50) caps matches and sets truncated.",
       parameters: {
         type: "object",
         properties: {

@@ -99,7 +99,11 @@ export interface NavReadResult {
 
 /** Options of `nav_search`. */
 export interface NavSearchOptions {
-  /** Treat the query as a JavaScript regular expression (default false: literal). */
+  /**
+   * Treat the query as a JavaScript regular expression (default false: literal),
+   * matched one line at a time as ripgrep matches: `\s`, negated classes and
+   * the like never match a line break; backreferences and lookaround are refused.
+   */
   readonly regex?: boolean;
   /** Match case exactly (default false). */
   readonly caseSensitive?: boolean;

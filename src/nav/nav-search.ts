@@ -1,4 +1,5 @@
 import { globMatcher } from "./file-rules.ts";
+import { lineRegex } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import type { NavSymbol } from "./symbol.ts";
@@ -22,18 +23,23 @@ export async function navSearch(context: NavContext, query: string, options: Nav
     } catch (error) {
       return { error: `invalid regular expression: ${(error as Error).message}` };
     }
+    const lineOriented = lineRegex(query, caseSensitive);
+    if ("error" in lineOriented) return { error: lineOriented.error };
   }
   const request = { query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
   if (symbols) return searchSymbols(context, request, glob);
   const result = await context.engine.search(context.searchFiles(), request);
   if ("error" in result) return { error: result.error };
+  // Files the workers found changed on disk are analysed again; the others are trusted without a stat.
+  for (const changed of result.changed) await context.index.record(changed);
+  await context.index.prepare(new Set(result.matches.map((match) => match.path)));
   const matches: SearchMatch[] = [];
   let currentPath: string | undefined;
   let lineSymbols: (NavSymbol | undefined)[] = [];
   for (const match of result.matches) {
     if (match.path !== currentPath) {
       currentPath = match.path;
-      const record = await context.index.record(match.path);
+      const record = await context.index.record(match.path, false);
       lineSymbols = record ? innermostByLine(record.symbols) : [];
     }
     matches.push({ ...match, symbol: lineSymbols[match.line]?.name ?? null });

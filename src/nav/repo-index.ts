@@ -91,12 +91,16 @@ export class RepositoryIndex {
     return path.join(this.root, ...relative.split("/"));
   }
 
-  /** The analysis of one file, re-done if the file changed since it was last analysed. */
-  async record(relative: string): Promise<FileRecord | undefined> {
+  /**
+   * The analysis of one file, re-done if the file changed since it was last
+   * analysed. With `recheck` false the file is not `stat`ed again: the caller
+   * trusts the index (a search, whose workers re-check sizes as they read).
+   */
+  async record(relative: string, recheck = true): Promise<FileRecord | undefined> {
     const walk = this.#ensureWalk();
     const known = walk.files.get(relative);
     if (!known) return undefined;
-    const current = this.#restat(relative, known);
+    const current = recheck ? this.#restat(relative, known) : known;
     if (current !== known) {
       walk.files.set(relative, current);
       this.#searchFiles = undefined;
@@ -131,18 +135,8 @@ export class RepositoryIndex {
         }
         missing.push(position);
       }
-      if (missing.length >= PARALLEL_FROM_FILES) {
-        const tasks = missing.map((position) => ({ absolute: this.absolute(files[position].path), file: files[position] }));
-        await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
-          const record = withLazySymbols(result.record, () => result.symbolsJson);
-          this.#records.set(record.path, record);
-          this.#analyzed++;
-          this.#dirty = true;
-          results[missing[task]] = record;
-        });
-      } else {
-        for (const position of missing) results[position] = await this.#analyze(files[position]);
-      }
+      const analyzed = await this.#analyzeMany(missing.map((position) => files[position]));
+      missing.forEach((position, task) => (results[position] = analyzed[task]));
       await this.flush();
       return results;
     })();
@@ -151,6 +145,39 @@ export class RepositoryIndex {
     } finally {
       this.#all = undefined;
     }
+  }
+
+  /**
+   * Makes sure the files at these paths are analysed, on worker threads when
+   * many need parsing (a search matching in many files not yet indexed). The
+   * index is trusted: files are not `stat`ed again.
+   */
+  async prepare(paths: Iterable<string>): Promise<void> {
+    const walk = this.#ensureWalk();
+    const cache = await this.#loadCache();
+    const missing: WalkedFile[] = [];
+    for (const relative of paths) {
+      const file = walk.files.get(relative);
+      if (!file) continue;
+      const known = this.#records.get(relative) ?? cache.get(relative);
+      if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs) missing.push(file);
+    }
+    if (missing.length >= PARALLEL_FROM_FILES) await this.#analyzeMany(missing);
+  }
+
+  // Analyses files (none of them in memory or the cache), on workers when there are many.
+  async #analyzeMany(files: readonly WalkedFile[]): Promise<FileRecord[]> {
+    if (files.length < PARALLEL_FROM_FILES) return Promise.all(files.map((file) => this.#analyze(file)));
+    const results: FileRecord[] = new Array(files.length);
+    const tasks = files.map((file) => ({ absolute: this.absolute(file.path), file }));
+    await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
+      const record = withLazySymbols(result.record, () => result.symbolsJson);
+      this.#records.set(record.path, record);
+      this.#analyzed++;
+      this.#dirty = true;
+      results[task] = record;
+    });
+    return results;
   }
 
   /** How the index was filled so far. */

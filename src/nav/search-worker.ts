@@ -1,70 +1,99 @@
-// Runs text searches off the main thread so that a runaway regular expression
-// can be stopped by terminating this worker. It is loaded by file URL, both from
+// One of the text-search workers: it searches its share of the files (reading
+// each on first use and keeping the texts in memory between searches) and can
+// be terminated to stop a runaway pattern. It is loaded by file URL, both from
 // source (.ts) and from the build (.js), so it imports only modules that stand alone.
 import fs from "node:fs";
-import { parentPort } from "node:worker_threads";
+import v8 from "node:v8";
+import { parentPort, workerData } from "node:worker_threads";
 import { globMatcher, looksBinary } from "./file-rules.ts";
-import type { SearchFile, TextSearchRequest } from "./text-search.ts";
+import type { SearchFile, WorkerMatches, WorkerSearchRequest } from "./text-search.ts";
 
-interface SearchRequest extends TextSearchRequest {
-  readonly id: number;
-  readonly files?: SearchFile[];
-  // When present, test these names instead of file contents and answer with the indexes that match.
-  readonly names?: string[];
-}
-
-interface RawMatch {
-  readonly path: string;
-  readonly line: number;
-  readonly column: number;
-  readonly text: string;
-}
+// Makes the `l` flag (V8's linear-time regular expression engine) available.
+// The flag is process-wide; it only adds a RegExp flag and changes no existing behaviour.
+v8.setFlagsFromString("--enable-experimental-regexp-engine");
 
 interface CachedText {
   readonly size: number;
   readonly mtimeMs: number;
-  // null when the file is binary
+  // null when the file is binary or unreadable
   readonly text: string | null;
   lower?: string | null;
 }
 
-const CACHE_BUDGET_CHARS = 512 * 1024 * 1024;
 const LINE_TEXT_MAX = 300;
+const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; cacheBudgetChars: number };
 
-let files: SearchFile[] = [];
+let files: readonly SearchFile[] = [];
+let base = 0;
 const texts = new Map<string, CachedText>();
 let cachedChars = 0;
 
-parentPort?.on("message", (request: SearchRequest) => {
+parentPort?.on("message", (request: WorkerSearchRequest) => {
   try {
-    if (request.files) files = request.files;
+    if (request.files) {
+      files = request.files;
+      base = request.base ?? 0;
+    }
     const result = request.names ? { hits: searchNames(request, request.names) } : search(request);
-    parentPort?.postMessage({ id: request.id, ...result });
+    parentPort?.postMessage({ id: request.id, ...result }, "meta" in result ? [result.meta.buffer as ArrayBuffer] : []);
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
 });
 
-function search(request: SearchRequest): { matches: RawMatch[]; truncated: boolean; searchedFiles: number } {
-  const matches: RawMatch[] = [];
+// Matches as flat arrays: `meta` holds (file index, line, column) triples, `texts` the lines.
+class MatchSink {
+  meta = new Int32Array(3 * 256);
+  readonly texts: string[] = [];
+  count = 0;
+  push(fileIndex: number, line: number, column: number, text: string): void {
+    if (this.count * 3 + 3 > this.meta.length) {
+      const grown = new Int32Array(this.meta.length * 2);
+      grown.set(this.meta);
+      this.meta = grown;
+    }
+    this.meta[this.count * 3] = fileIndex;
+    this.meta[this.count * 3 + 1] = line;
+    this.meta[this.count * 3 + 2] = column;
+    this.texts.push(text);
+    // A file with many matches still shows progress, so it is not taken for a stalled pattern.
+    if ((++this.count & 255) === 0) Atomics.add(heartbeat, 0, 1);
+  }
+}
+
+function compile(request: WorkerSearchRequest, global: boolean): RegExp {
+  const pattern = request.pattern!;
+  // The linear engine has no `i` flag: it runs the pattern with letters spelled in both cases.
+  const flags = (global ? pattern.flags : pattern.flags.replace(/[gm]/g, "")).replace(request.linear ? "i" : "", "") + (request.linear ? "l" : "");
+  try {
+    return new RegExp(request.linear ? pattern.foldedSource : pattern.source, flags);
+  } catch (error) {
+    if (request.linear) throw new Error(`this pattern cannot run in linear time (for instance a counted repetition such as a{1000} is too large); simplify it`);
+    throw error;
+  }
+}
+
+function search(request: WorkerSearchRequest): WorkerMatches {
+  const sink = new MatchSink();
   const wanted = request.limit + 1;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
-  const pattern = request.regex
-    ? new RegExp(request.query, request.caseSensitive ? "gm" : "gim")
-    : undefined;
+  const pattern = request.pattern ? compile(request, true) : undefined;
   const lowerQuery = request.query.toLowerCase();
+  const changed: number[] = [];
   let searchedFiles = 0;
-  for (const file of files) {
-    if (matches.length >= wanted) break;
+  for (let index = 0; index < files.length && sink.count < wanted; index++) {
+    const file = files[index];
+    Atomics.add(heartbeat, 0, 1);
     if (file.size > request.maxFileBytes) continue;
     if (isMatch && !isMatch(file.path)) continue;
-    const entry = load(file);
+    const entry = load(file, base + index, changed);
     if (entry.text === null) continue;
     searchedFiles++;
+    const fileIndex = base + index;
     if (pattern) {
-      searchRegex(file.path, entry.text, pattern, matches, wanted);
+      searchRegex(fileIndex, entry.text, pattern, sink, wanted);
     } else if (request.caseSensitive) {
-      searchLiteral(file.path, entry.text, entry.text, request.query, matches, wanted);
+      searchLiteral(fileIndex, entry.text, entry.text, request.query, sink, wanted);
     } else {
       if (entry.lower === undefined) {
         const lower = entry.text.toLowerCase();
@@ -73,33 +102,36 @@ function search(request: SearchRequest): { matches: RawMatch[]; truncated: boole
         if (entry.lower) cachedChars += lower.length;
       }
       if (entry.lower !== null && lowerQuery.length === request.query.length) {
-        searchLiteral(file.path, entry.text, entry.lower, lowerQuery, matches, wanted);
+        searchLiteral(fileIndex, entry.text, entry.lower, lowerQuery, sink, wanted);
       } else {
-        searchRegex(file.path, entry.text, new RegExp(escapeRegExp(request.query), "gim"), matches, wanted);
+        searchRegex(fileIndex, entry.text, new RegExp(escapeRegExp(request.query), "gim"), sink, wanted);
       }
     }
   }
-  const truncated = matches.length > request.limit;
-  return { matches: truncated ? matches.slice(0, request.limit) : matches, truncated, searchedFiles };
+  return { meta: sink.meta.subarray(0, sink.count * 3).slice(), texts: sink.texts.join("\n"), count: sink.count, searchedFiles, changed };
 }
 
-function searchNames(request: SearchRequest, names: string[]): number[] {
+function searchNames(request: WorkerSearchRequest, names: readonly string[]): number[] {
   const hits: number[] = [];
-  const pattern = request.regex ? new RegExp(request.query, request.caseSensitive ? "" : "i") : undefined;
+  const pattern = request.pattern ? compile(request, false) : undefined;
   const needle = request.caseSensitive ? request.query : request.query.toLowerCase();
   for (let index = 0; index < names.length && hits.length <= request.limit; index++) {
+    if ((index & 1023) === 0) Atomics.add(heartbeat, 0, 1);
     const name = names[index];
     if (pattern ? pattern.test(name) : (request.caseSensitive ? name : name.toLowerCase()).includes(needle)) hits.push(index);
   }
   return hits;
 }
 
-function load(file: SearchFile): CachedText {
+// The text of a file, from memory while its size and mtime are those of the index; a file whose
+// size on disk differs from the index's is read anew and reported in `changed`.
+function load(file: SearchFile, fileIndex: number, changed: number[]): CachedText {
   const cached = texts.get(file.path);
   if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) return cached;
   let text: string | null = null;
   try {
     const buffer = fs.readFileSync(file.absolute);
+    if (buffer.length !== file.size) changed.push(fileIndex);
     text = looksBinary(buffer) ? null : buffer.toString("utf8");
   } catch {
     text = null;
@@ -109,7 +141,7 @@ function load(file: SearchFile): CachedText {
     cachedChars -= (cached.text?.length ?? 0) + (cached.lower?.length ?? 0);
     texts.delete(file.path);
   }
-  if (cachedChars + (text?.length ?? 0) <= CACHE_BUDGET_CHARS) {
+  if (cachedChars + (text?.length ?? 0) <= cacheBudgetChars) {
     texts.set(file.path, entry);
     cachedChars += text?.length ?? 0;
   }
@@ -117,31 +149,34 @@ function load(file: SearchFile): CachedText {
 }
 
 // Finds `needle` in `haystack` (the text, or its lower-cased copy of equal length); one match per line.
-function searchLiteral(path: string, text: string, haystack: string, needle: string, matches: RawMatch[], wanted: number): void {
+function searchLiteral(fileIndex: number, text: string, haystack: string, needle: string, sink: MatchSink, wanted: number): void {
   if (needle.length === 0) return;
-  collectLineMatches(path, text, matches, wanted, (from) => haystack.indexOf(needle, from));
+  collectLineMatches(fileIndex, text, sink, wanted, (from) => haystack.indexOf(needle, from));
 }
 
-function searchRegex(path: string, text: string, pattern: RegExp, matches: RawMatch[], wanted: number): void {
-  collectLineMatches(path, text, matches, wanted, (from) => {
+function searchRegex(fileIndex: number, text: string, pattern: RegExp, sink: MatchSink, wanted: number): void {
+  collectLineMatches(fileIndex, text, sink, wanted, (from) => {
     pattern.lastIndex = from;
     return pattern.exec(text)?.index ?? -1;
   });
 }
 
 // Pushes the first match of each line: `find(from)` is the next match position at or after `from`, or -1.
-function collectLineMatches(path: string, text: string, matches: RawMatch[], wanted: number, find: (from: number) => number): void {
+// The patterns cannot match a line feed (see line-regex.ts), so a match lies within its line.
+function collectLineMatches(fileIndex: number, text: string, sink: MatchSink, wanted: number, find: (from: number) => number): void {
   let line = 1;
   let lineStart = 0;
-  let position = find(0);
-  while (position !== -1 && matches.length < wanted) {
+  // A text ending in a line feed has no empty last line to match.
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  let position = text.length === 0 ? -1 : find(0);
+  while (position !== -1 && position <= end && sink.count < wanted) {
     for (let newline = text.indexOf("\n", lineStart); newline !== -1 && newline < position; newline = text.indexOf("\n", lineStart)) {
       line++;
       lineStart = newline + 1;
     }
     const lineEnd = endOfLine(text, lineStart);
-    matches.push({ path, line, column: position - lineStart + 1, text: lineText(text, lineStart, lineEnd, position) });
-    if (lineEnd >= text.length) break;
+    sink.push(fileIndex, line, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
+    if (lineEnd >= end) break;
     position = find(lineEnd + 1);
   }
 }

@@ -1,6 +1,8 @@
+import os from "node:os";
 import { Worker } from "node:worker_threads";
+import { lineRegex, type LineRegex } from "./line-regex.ts";
 
-/** A file given to the search worker. */
+/** A file given to the search workers. */
 export interface SearchFile {
   readonly path: string;
   readonly absolute: string;
@@ -8,7 +10,7 @@ export interface SearchFile {
   readonly mtimeMs: number;
 }
 
-/** One search, as the worker runs it. */
+/** One search, as the workers run it. */
 export interface TextSearchRequest {
   readonly query: string;
   readonly regex: boolean;
@@ -16,6 +18,32 @@ export interface TextSearchRequest {
   readonly glob?: string;
   readonly limit: number;
   readonly maxFileBytes: number;
+}
+
+/** A search as one worker receives it (see search-worker.ts). */
+export interface WorkerSearchRequest extends TextSearchRequest {
+  readonly id: number;
+  /** The worker's share of the files, sent when it changes, and the index of its first file in the whole list. */
+  readonly files?: readonly SearchFile[];
+  readonly base?: number;
+  /** The line-oriented pattern of a regex search. */
+  readonly pattern?: LineRegex;
+  /** Run the pattern on V8's linear-time engine (after the backtracking engine stalled). */
+  readonly linear: boolean;
+  /** When present, test these names instead of file contents and answer with the indexes that match. */
+  readonly names?: readonly string[];
+}
+
+/** One worker's matches, as flat arrays so that thousands of matches cross threads as two values. */
+export interface WorkerMatches {
+  /** (file index, line, column) per match. */
+  readonly meta: Int32Array;
+  /** The matching lines, joined with `\n`. */
+  readonly texts: string;
+  readonly count: number;
+  readonly searchedFiles: number;
+  /** Files whose size on disk was not the index's when they were read. */
+  readonly changed: number[];
 }
 
 /** A line that matched: path, 1-based line and column, and the line's text. */
@@ -28,110 +56,252 @@ export interface TextMatch {
 
 /** What a search returns: matches, or an error value (bad pattern, time limit). */
 export type TextSearchResult =
-  | { readonly matches: TextMatch[]; readonly truncated: boolean; readonly searchedFiles: number }
+  | {
+      readonly matches: TextMatch[];
+      readonly truncated: boolean;
+      readonly searchedFiles: number;
+      /** Paths found changed on disk since the index last saw them (their matches are from the new text). */
+      readonly changed: string[];
+    }
   | { readonly error: string };
 
-interface Pending {
-  readonly resolve: (result: TextSearchResult) => void;
-  readonly timer: NodeJS.Timeout;
+/** Search workers started: one per core, at most this many. */
+export const MAX_SEARCH_WORKERS = 4;
+/** Characters of file text all search workers together keep in memory between searches. */
+const CACHE_BUDGET_CHARS = 512 * 1024 * 1024;
+/**
+ * A worker that makes no progress for this long (one file, or 1,024 names) is
+ * running a pattern that backtracks catastrophically: the search is run again
+ * on the linear-time engine.
+ */
+export const STALL_MS = 300;
+
+interface Slot {
+  readonly worker: Worker;
+  readonly heartbeat: Int32Array;
+  readonly replies: Map<number, (message: Reply) => void>;
+  files?: readonly SearchFile[];
 }
 
+type Reply = ({ id: number } & Partial<WorkerMatches> & { hits?: number[]; error?: string });
+
+class Stalled extends Error {}
+
 /**
- * Searches file contents in a worker thread that keeps file texts in memory
- * between searches. Each search has a time limit; when it runs out the worker
- * is terminated (which stops even a catastrophically backtracking regular
- * expression) and the search answers with an error value.
+ * Searches file contents on worker threads (one per core, at most
+ * {@link MAX_SEARCH_WORKERS}), each with its share of the files, read on
+ * first use and kept in memory between searches. Regular expressions are
+ * made line-oriented (see `lineRegex`) and run on V8's backtracking engine;
+ * a worker that stalls on one file is terminated and the search runs again
+ * on V8's linear-time engine. Each search has a time limit; when it runs out
+ * the workers are terminated and the search answers with an error value.
  */
 export class TextSearchEngine {
   readonly #timeoutMs: number;
-  #worker: Worker | undefined;
-  #filesSent: readonly SearchFile[] | undefined;
+  readonly #workerCount: number;
+  #slots: Slot[] = [];
+  #parts: { files: readonly SearchFile[]; parts: { base: number; files: SearchFile[] }[] } | undefined;
   #nextId = 1;
-  readonly #pending = new Map<number, Pending>();
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #cancels = new Set<() => void>();
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, workerCount = Math.max(1, Math.min(os.availableParallelism(), MAX_SEARCH_WORKERS))) {
     this.#timeoutMs = timeoutMs;
+    this.#workerCount = workerCount;
   }
 
   /** Runs one search over `files` (searches run one at a time, in call order). */
   search(files: readonly SearchFile[], request: TextSearchRequest): Promise<TextSearchResult> {
-    const run = this.#queue.then(() => this.#run(files, request));
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#enqueue(() => this.#runSearch(files, request));
   }
 
   /**
-   * Tests names (symbol names) against the query in the worker, under the same
-   * time limit; answers with the indexes of up to `limit + 1` matching names.
+   * Tests names (symbol names) against the query in a worker, with the same
+   * pattern rules and time limits; answers with the indexes of up to `limit + 1` matching names.
    */
   searchNames(names: readonly string[], request: TextSearchRequest): Promise<{ readonly hits: number[] } | { readonly error: string }> {
-    const run = this.#queue.then(() => this.#run(this.#filesSent ?? [], { ...request, names }));
-    this.#queue = run.catch(() => undefined);
-    return run as Promise<{ readonly hits: number[] } | { readonly error: string }>;
+    return this.#enqueue(() =>
+      this.#withPattern(request, async (pattern, linear, deadline) => {
+        const [reply] = await this.#send(1, () => ({ ...request, pattern, linear, names }), deadline, pattern !== undefined && !linear);
+        return reply.error !== undefined ? { error: reply.error } : { hits: reply.hits ?? [] };
+      }),
+    );
   }
 
-  /** Stops the worker; a later search starts a new one. */
+  /** Stops the workers; a later search starts new ones. */
   async close(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = undefined;
-    this.#filesSent = undefined;
-    for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
-      pending.resolve({ error: "the search was cancelled because the navigation tools were closed" });
-      this.#pending.delete(id);
+    for (const cancel of this.#cancels) cancel();
+    this.#cancels.clear();
+    await this.#terminate();
+  }
+
+  #enqueue<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(run);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  #runSearch(files: readonly SearchFile[], request: TextSearchRequest): Promise<TextSearchResult> {
+    return this.#withPattern(request, async (pattern, linear, deadline) => {
+      const parts = this.#partition(files);
+      const replies = await this.#send(
+        parts.length,
+        (slot, index) => {
+          const sendFiles = slot.files !== parts[index].files;
+          slot.files = parts[index].files;
+          return { ...request, pattern, linear, ...(sendFiles ? { files: parts[index].files, base: parts[index].base } : {}) };
+        },
+        deadline,
+        pattern !== undefined && !linear,
+      );
+      const failed = replies.find((reply) => reply.error !== undefined);
+      if (failed) return { error: failed.error! };
+      return merge(files, replies as (Reply & WorkerMatches)[], request.limit);
+    });
+  }
+
+  // Runs `attempt` on the backtracking engine, then, if a worker stalled, on the linear-time one.
+  async #withPattern<T>(request: TextSearchRequest, attempt: (pattern: LineRegex | undefined, linear: boolean, deadline: number) => Promise<T>): Promise<T | { error: string }> {
+    let pattern: LineRegex | undefined;
+    if (request.regex) {
+      const compiled = lineRegex(request.query, request.caseSensitive);
+      if ("error" in compiled) return compiled;
+      pattern = compiled;
     }
-    if (worker) await worker.terminate();
+    const deadline = Date.now() + this.#timeoutMs;
+    try {
+      try {
+        return await attempt(pattern, pattern?.nestedRepetition ?? false, deadline);
+      } catch (error) {
+        if (!(error instanceof Stalled)) throw error;
+        await this.#terminate();
+        return await attempt(pattern, true, deadline);
+      }
+    } catch (error) {
+      await this.#terminate();
+      if (error instanceof TimeoutError) {
+        return {
+          error: `search stopped after ${this.#timeoutMs} ms without finishing; ${request.regex ? "simplify the pattern or narrow it with { glob }" : "narrow it with { glob } or a longer query"}`,
+        };
+      }
+      return { error: `search failed: ${(error as Error).message}` };
+    }
   }
 
-  #run(files: readonly SearchFile[], request: TextSearchRequest & { readonly names?: readonly string[] }): Promise<TextSearchResult> {
-    const worker = this.#ensureWorker();
+  // Sends one message to each of the first `count` workers and waits for every reply.
+  async #send(count: number, message: (slot: Slot, index: number) => object, deadline: number, watchStalls: boolean): Promise<Reply[]> {
+    const slots = this.#ensureSlots(count);
     const id = this.#nextId++;
-    const sendFiles = this.#filesSent !== files;
-    this.#filesSent = files;
-    return new Promise<TextSearchResult>((resolve) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        this.#worker = undefined;
-        this.#filesSent = undefined;
-        void worker.terminate();
-        resolve({
-          error: `search stopped after ${this.#timeoutMs} ms without finishing; ${request.regex ? "the pattern may backtrack catastrophically — simplify it (avoid nested quantifiers such as (a+)+) or search for a literal" : "narrow it with { glob } or a longer query"}`,
+    let timer: NodeJS.Timeout | undefined;
+    let watcher: NodeJS.Timeout | undefined;
+    let cancel: (() => void) | undefined;
+    try {
+      return await new Promise<Reply[]>((resolve, reject) => {
+        const replies: Reply[] = new Array(slots.length);
+        let missing = slots.length;
+        const last = slots.map((slot) => ({ beat: Atomics.load(slot.heartbeat, 0), at: Date.now(), done: false }));
+        cancel = () => reject(new Error("the search was cancelled because the navigation tools were closed"));
+        this.#cancels.add(cancel);
+        slots.forEach((slot, index) => {
+          slot.replies.set(id, (reply) => {
+            slot.replies.delete(id);
+            replies[index] = reply;
+            last[index].done = true;
+            if (--missing === 0) resolve(replies);
+          });
+          slot.worker.postMessage({ id, ...message(slot, index) });
         });
-      }, this.#timeoutMs);
-      this.#pending.set(id, { resolve, timer });
-      worker.postMessage({ id, ...(sendFiles ? { files } : {}), ...request });
-    });
+        timer = setTimeout(() => reject(new TimeoutError()), Math.max(0, deadline - Date.now()));
+        if (watchStalls) {
+          watcher = setInterval(() => {
+            const now = Date.now();
+            slots.forEach((slot, index) => {
+              const beat = Atomics.load(slot.heartbeat, 0);
+              if (last[index].done || beat !== last[index].beat) {
+                last[index].beat = beat;
+                last[index].at = now;
+              } else if (now - last[index].at >= STALL_MS) {
+                reject(new Stalled());
+              }
+            });
+          }, STALL_MS / 4);
+        }
+      });
+    } finally {
+      clearTimeout(timer);
+      clearInterval(watcher);
+      if (cancel) this.#cancels.delete(cancel);
+      for (const slot of slots) slot.replies.delete(id);
+    }
   }
 
-  #ensureWorker(): Worker {
-    if (this.#worker) return this.#worker;
-    const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
-    const worker = new Worker(new URL(`./search-worker.${extension}`, import.meta.url));
-    worker.on("message", (message: { id: number } & TextSearchResult) => {
-      const pending = this.#pending.get(message.id);
-      if (!pending) return;
-      this.#pending.delete(message.id);
-      clearTimeout(pending.timer);
-      const { id: _id, ...result } = message;
-      pending.resolve(result as TextSearchResult);
-    });
-    worker.on("error", (error) => {
-      if (this.#worker === worker) {
-        this.#worker = undefined;
-        this.#filesSent = undefined;
-      }
-      for (const [id, pending] of this.#pending) {
-        clearTimeout(pending.timer);
-        pending.resolve({ error: `search failed: ${error.message}` });
-        this.#pending.delete(id);
-      }
-    });
-    // Unref'd after the listeners are added (adding a 'message' listener refs a
-    // worker again), so an idle worker never keeps the process alive; a pending
-    // search keeps it alive through its timer.
-    worker.unref();
-    this.#worker = worker;
-    return worker;
+  #ensureSlots(count: number): Slot[] {
+    while (this.#slots.length < count) {
+      const heartbeat = new Int32Array(new SharedArrayBuffer(4));
+      const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
+      const worker = new Worker(new URL(`./search-worker.${extension}`, import.meta.url), {
+        workerData: { heartbeat, cacheBudgetChars: Math.floor(CACHE_BUDGET_CHARS / this.#workerCount) },
+      });
+      const slot: Slot = { worker, heartbeat, replies: new Map() };
+      worker.on("message", (reply: Reply) => slot.replies.get(reply.id)?.(reply));
+      worker.on("error", (error) => {
+        this.#slots = this.#slots.filter((other) => other !== slot);
+        for (const deliver of [...slot.replies.values()]) deliver({ id: 0, error: `search failed: ${error.message}` });
+      });
+      // Unref'd after the listeners are added (adding a 'message' listener refs a
+      // worker again), so idle workers never keep the process alive; a pending
+      // search keeps it alive through its timer.
+      worker.unref();
+      this.#slots.push(slot);
+    }
+    return this.#slots.slice(0, count);
   }
+
+  async #terminate(): Promise<void> {
+    const slots = this.#slots;
+    this.#slots = [];
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  // Splits the files into one contiguous share per worker, of about equal bytes.
+  #partition(files: readonly SearchFile[]): { base: number; files: SearchFile[] }[] {
+    if (this.#parts?.files === files) return this.#parts.parts;
+    const count = Math.max(1, Math.min(this.#workerCount, files.length));
+    let total = 0;
+    for (const file of files) total += file.size;
+    const parts: { base: number; files: SearchFile[] }[] = [];
+    let start = 0;
+    let bytes = 0;
+    for (let index = 0; index < files.length; index++) {
+      bytes += files[index].size;
+      if (parts.length < count - 1 && bytes >= (total * (parts.length + 1)) / count) {
+        parts.push({ base: start, files: files.slice(start, index + 1) });
+        start = index + 1;
+      }
+    }
+    parts.push({ base: start, files: files.slice(start) });
+    this.#parts = { files, parts };
+    return parts;
+  }
+}
+
+class TimeoutError extends Error {}
+
+// Joins the workers' matches in file order (the shares are contiguous and in order), up to limit + 1.
+function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextSearchResult {
+  const matches: TextMatch[] = [];
+  const changed: string[] = [];
+  let searchedFiles = 0;
+  for (const reply of replies) {
+    searchedFiles += reply.searchedFiles;
+    for (const index of reply.changed) changed.push(files[index].path);
+    if (matches.length > limit) continue;
+    const texts = reply.count > 0 ? reply.texts.split("\n") : [];
+    for (let match = 0; match < reply.count && matches.length <= limit; match++) {
+      const meta = reply.meta;
+      matches.push({ path: files[meta[match * 3]].path, line: meta[match * 3 + 1], column: meta[match * 3 + 2], text: texts[match] });
+    }
+  }
+  const truncated = matches.length > limit;
+  return { matches: truncated ? matches.slice(0, limit) : matches, truncated, searchedFiles, changed };
 }

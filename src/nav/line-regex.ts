@@ -1,0 +1,234 @@
+// Line-oriented regular expressions, as ripgrep matches them: a pattern never
+// matches across a line break. This module imports nothing, so the search
+// worker can load it from source and from the build.
+
+/** A pattern rewritten so that no part of it can match `\n`, ready for `new RegExp(source, flags)`. */
+export interface LineRegex {
+  readonly source: string;
+  /** `gm`, plus `i` when the search ignores case. */
+  readonly flags: string;
+  /**
+   * The same pattern with ASCII letters spelled in both cases (`a` as `[aA]`), for
+   * V8's linear-time engine, which has no `i` flag; equal to `source` when case matters.
+   */
+  readonly foldedSource: string;
+  /**
+   * True when a repeated group holds a repetition or an alternation (`(a+)+`,
+   * `(a|ab)*`): the shapes that backtrack exponentially, run on the linear engine from the start.
+   */
+  readonly nestedRepetition: boolean;
+}
+
+// What \s, \W and \D match (JavaScript's definitions) with the line feed taken out, for use inside [...].
+const SPACE_NO_NEWLINE = "\\t\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+const NON_WORD_NO_NEWLINE = "\\x00-\\t\\x0b-\\/:-@\\[-\\^`\\{-\\uffff";
+const NON_DIGIT_NO_NEWLINE = "\\x00-\\t\\x0b-\\/:-\\uffff";
+const NEWLINE = 10;
+
+const UNSUPPORTED_HINT = "nav_search patterns run in linear time, one line at a time, like ripgrep's";
+
+/**
+ * Rewrites a JavaScript regular expression so that it matches within one line,
+ * as ripgrep does: `\s`, `\W`, `\D`, negated classes and ranges stop matching
+ * the line feed; a pattern that names a line break itself, and the constructs
+ * a linear-time engine cannot run (backreferences, lookaround), are refused
+ * with a message saying so. Syntax errors are left to `new RegExp`.
+ *
+ * @example
+ * lineRegex("^\\s*class\\s+\\w+Error\\b", true)
+ * // { source: "^[^\\S\\n]*class[^\\S\\n]+\\w+Error\\b", flags: "gm" }
+ */
+export function lineRegex(pattern: string, caseSensitive: boolean): LineRegex | { readonly error: string } {
+  let out = "";
+  let folded = "";
+  let index = 0;
+  while (index < pattern.length) {
+    const char = pattern[index];
+    if (char === "\\") {
+      const escape = readEscape(pattern, index);
+      if ("error" in escape) return escape;
+      if (escape.codePoint === NEWLINE) return newlineError(escape.text);
+      const text = escape.text === "\\s" ? "[^\\S\\n]" : escape.text === "\\W" ? "[^\\w\\n]" : escape.text === "\\D" ? "[^\\d\\n]" : escape.text;
+      out += text;
+      folded += isClassEscape(escape.text) ? text : foldChar(text, escape.codePoint);
+      index += escape.text.length;
+    } else if (char === "[") {
+      const klass = readClass(pattern, index);
+      if ("error" in klass) return klass;
+      out += klass.text;
+      folded += klass.folded;
+      index = klass.end;
+    } else if (char === "(" && pattern[index + 1] === "?" && pattern[index + 2] === "<" && /[A-Za-z_$]/.test(pattern[index + 3] ?? "")) {
+      // A named group: its name is copied as written.
+      const close = pattern.indexOf(">", index);
+      const group = close === -1 ? pattern.slice(index) : pattern.slice(index, close + 1);
+      out += group;
+      folded += group;
+      index += group.length;
+    } else if (char === "(" && pattern[index + 1] === "?" && (pattern[index + 2] === "=" || pattern[index + 2] === "!" || (pattern[index + 2] === "<" && (pattern[index + 3] === "=" || pattern[index + 3] === "!")))) {
+      return { error: `lookaround such as ${pattern.slice(index, index + (pattern[index + 2] === "<" ? 4 : 3))}...) is not supported: ${UNSUPPORTED_HINT}; match the surrounding text instead` };
+    } else if (char === "\n") {
+      return newlineError("a line break");
+    } else {
+      out += char;
+      folded += foldChar(char, char.codePointAt(0));
+      index++;
+    }
+  }
+  const nestedRepetition = hasNestedRepetition(out);
+  return caseSensitive ? { source: out, flags: "gm", foldedSource: out, nestedRepetition } : { source: out, flags: "gim", foldedSource: folded, nestedRepetition };
+}
+
+// Looks for a group that holds `*`, `+`, `{n,}`, `{n,m}` or `|` and is itself repeated.
+function hasNestedRepetition(source: string): boolean {
+  const groups: boolean[] = [];
+  let index = 0;
+  const repeatAt = (at: number) => source[at] === "*" || source[at] === "+" || (source[at] === "{" && /^\{\d*,\d*\}|^\{\d+\}/.test(source.slice(at)) && !/^\{[01]\}|^\{0?,1\}/.test(source.slice(at)));
+  while (index < source.length) {
+    const char = source[index];
+    if (char === "\\") {
+      index += 2;
+      continue;
+    }
+    if (char === "[") {
+      index++;
+      while (index < source.length && source[index] !== "]") index += source[index] === "\\" ? 2 : 1;
+      index++;
+      continue;
+    }
+    if (char === "(") groups.push(false);
+    else if (char === "|" && groups.length > 0) groups[groups.length - 1] = true;
+    else if (char === ")") {
+      const inner = groups.pop() ?? false;
+      if (inner && repeatAt(index + 1)) return true;
+      if (inner && groups.length > 0) groups[groups.length - 1] = true;
+    } else if (repeatAt(index) && groups.length > 0) groups[groups.length - 1] = true;
+    index++;
+  }
+  return false;
+}
+
+function isClassEscape(text: string): boolean {
+  return /^\\[dDwWsSbB]$/.test(text);
+}
+
+// An ASCII letter as a class of both its cases; anything else as written.
+function foldChar(text: string, codePoint: number | undefined): string {
+  if (codePoint === undefined || !/^[A-Za-z]$/.test(String.fromCharCode(codePoint))) return text;
+  const letter = String.fromCharCode(codePoint);
+  return `[${letter.toLowerCase()}${letter.toUpperCase()}]`;
+}
+
+// The other-case counterparts of the ASCII letters in [lower, upper], as class ranges.
+function otherCase(lower: number, upper: number): string {
+  let extra = "";
+  const add = (from: number, to: number, shift: number) => {
+    const start = Math.max(lower, from);
+    const end = Math.min(upper, to);
+    if (start <= end) extra += `${String.fromCharCode(start + shift)}-${String.fromCharCode(end + shift)}`;
+  };
+  add(0x61, 0x7a, -0x20);
+  add(0x41, 0x5a, 0x20);
+  return extra;
+}
+
+function newlineError(what: string): { error: string } {
+  return { error: `the pattern names a line break (${what}); nav_search matches one line at a time, like ripgrep: search for each line's part separately` };
+}
+
+interface Escape {
+  /** The escape as written, e.g. `\s`, `\x41`, `\u{1F600}`. */
+  readonly text: string;
+  /** The character it stands for, when it stands for one. */
+  readonly codePoint?: number;
+}
+
+// Reads the escape at `index` (which holds a backslash).
+function readEscape(pattern: string, index: number): Escape | { error: string } {
+  const next = pattern[index + 1];
+  if (next === undefined) return { text: "\\" };
+  if (next === "n") return { text: "\\n", codePoint: NEWLINE };
+  if (next === "x" && /^[0-9a-fA-F]{2}$/.test(pattern.slice(index + 2, index + 4))) {
+    return { text: pattern.slice(index, index + 4), codePoint: Number.parseInt(pattern.slice(index + 2, index + 4), 16) };
+  }
+  if (next === "u" && /^[0-9a-fA-F]{4}$/.test(pattern.slice(index + 2, index + 6))) {
+    return { text: pattern.slice(index, index + 6), codePoint: Number.parseInt(pattern.slice(index + 2, index + 6), 16) };
+  }
+  if (next === "c" && /^[a-zA-Z]$/.test(pattern[index + 2] ?? "")) {
+    return { text: pattern.slice(index, index + 3), codePoint: pattern.charCodeAt(index + 2) % 32 };
+  }
+  if (/[1-9]/.test(next) || (next === "k" && pattern[index + 2] === "<")) {
+    return { error: `backreferences (${next === "k" ? "\\k<name>" : `\\${next}`}) are not supported: ${UNSUPPORTED_HINT}` };
+  }
+  if (next === "0" && /[0-7]/.test(pattern[index + 2] ?? "")) {
+    const octal = /^[0-7]{1,3}/.exec(pattern.slice(index + 1))?.[0] ?? "0";
+    return { text: `\\${octal}`, codePoint: Number.parseInt(octal, 8) };
+  }
+  const control = CONTROL_ESCAPES[next];
+  return { text: pattern.slice(index, index + 2), codePoint: control ?? next.codePointAt(0) };
+}
+
+const CONTROL_ESCAPES: Record<string, number> = { t: 9, r: 13, f: 12, v: 11, "0": 0 };
+
+// Reads a character class from `index` (which holds `[`) and rewrites it so it never matches `\n`.
+function readClass(pattern: string, index: number): { text: string; folded: string; end: number } | { error: string } {
+  let position = index + 1;
+  const negated = pattern[position] === "^";
+  if (negated) position++;
+  let body = "";
+  // The other-case letters of the class's letters and ranges, added to the folded form.
+  let extra = "";
+  // The previous single character, when a `-` may follow it to make a range.
+  let previous: { text: string; codePoint: number } | undefined;
+  while (position < pattern.length && pattern[position] !== "]") {
+    let atom: { text: string; codePoint?: number };
+    if (pattern[position] === "\\") {
+      const escape = readEscape(pattern, position);
+      if ("error" in escape) return escape;
+      // Inside a class \b is a backspace and digits are octal escapes, not backreferences.
+      atom = escape;
+    } else {
+      atom = { text: pattern[position], codePoint: pattern.codePointAt(position) };
+    }
+    position += atom.text.length;
+    if (atom.text === "-" && previous && pattern[position] !== "]" && position < pattern.length) {
+      const upper = pattern[position] === "\\" ? readEscape(pattern, position) : { text: pattern[position], codePoint: pattern.codePointAt(position) };
+      if ("error" in upper) return upper;
+      position += upper.text.length;
+      if (upper.codePoint !== undefined) {
+        body = body.slice(0, body.length - previous.text.length) + splitRange(previous, upper as { text: string; codePoint: number }, negated);
+        extra += otherCase(previous.codePoint, upper.codePoint);
+        previous = undefined;
+        continue;
+      }
+      body += atom.text + upper.text;
+      previous = undefined;
+      continue;
+    }
+    if (!negated && atom.codePoint === NEWLINE) {
+      previous = undefined;
+      continue;
+    }
+    if (!negated && atom.text === "\\s") body += SPACE_NO_NEWLINE;
+    else if (!negated && atom.text === "\\W") body += NON_WORD_NO_NEWLINE;
+    else if (!negated && atom.text === "\\D") body += NON_DIGIT_NO_NEWLINE;
+    else body += atom.text;
+    const single = atom.codePoint !== undefined && !/^\\[dDwWsS]$/.test(atom.text);
+    if (single) extra += otherCase(atom.codePoint!, atom.codePoint!);
+    previous = single ? { text: atom.text, codePoint: atom.codePoint! } : undefined;
+  }
+  if (position >= pattern.length) return { text: pattern.slice(index), folded: pattern.slice(index), end: pattern.length };
+  const end = position + 1;
+  if (negated) return { text: `[^${body}\\n]`, folded: `[^${body}${extra}\\n]`, end };
+  // A class left empty by taking out the line feed matches nothing, as `[]` does.
+  return { text: `[${body}]`, folded: `[${body}${extra}]`, end };
+}
+
+// A range as written, or, in a class that is not negated, split around the line feed.
+function splitRange(lower: { text: string; codePoint: number }, upper: { text: string; codePoint: number }, negated: boolean): string {
+  if (negated || lower.codePoint > NEWLINE || upper.codePoint < NEWLINE) return `${lower.text}-${upper.text}`;
+  const parts: string[] = [];
+  if (lower.codePoint < NEWLINE) parts.push(`${lower.text}-\\t`);
+  if (upper.codePoint > NEWLINE) parts.push(`\\x0b-${upper.text}`);
+  return parts.join("");
+}

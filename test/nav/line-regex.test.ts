@@ -1,0 +1,143 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createNavTools, type NavTools } from "../../src/nav/index.ts";
+import { FIXTURE_SOURCE } from "./fixture-repo.ts";
+
+// Lines a pattern must match one at a time: blank lines between indented classes
+// (where `^\s*class` used to run from a blank line into the next), tabs, trailing spaces.
+const ERRORS_PY = [
+  "import os",
+  "",
+  "",
+  "class ParseError(Exception):",
+  "    pass",
+  "",
+  "   ",
+  "    class NestedError(ValueError):",
+  "\tclass TabbedError(Exception): pass",
+  "class NotAnError:",
+  "x = 1   ",
+  "def retry(times):  # 3 tries",
+  "    return [t for t in range(times)]",
+  "",
+].join("\n");
+
+let base: string;
+let root: string;
+let nav: NavTools;
+const rgAvailable = spawnSync("rg", ["--version"]).status === 0;
+
+beforeAll(async () => {
+  base = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-line-regex-"));
+  root = path.join(base, "repo");
+  await fs.cp(FIXTURE_SOURCE, root, { recursive: true });
+  await fs.rm(path.join(root, ".gitignore"));
+  await fs.writeFile(path.join(root, "py", "errors.py"), ERRORS_PY);
+  nav = await createNavTools(root, { cacheDir: false, searchTimeoutMs: 4000 });
+});
+
+afterAll(async () => {
+  await nav?.close();
+  if (base) await fs.rm(base, { recursive: true, force: true });
+});
+
+// Every (path, line) where the pattern matches within the line alone, computed line by line.
+async function expectedLines(pattern: string, caseSensitive: boolean): Promise<string[]> {
+  const regex = new RegExp(pattern, caseSensitive ? "" : "i");
+  const lines: string[] = [];
+  for (const entry of await fs.readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const absolute = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(root, absolute).split(path.sep).join("/");
+    const text = await fs.readFile(absolute, "utf8");
+    const split = text.split("\n");
+    if (text.endsWith("\n")) split.pop();
+    split.forEach((line, index) => {
+      if (regex.test(line)) lines.push(`${relative}:${index + 1}`);
+    });
+  }
+  return lines.sort();
+}
+
+function ripgrepLines(pattern: string, caseSensitive: boolean): string[] {
+  const run = spawnSync("rg", ["--no-config", "--hidden", "--no-ignore", "-n", caseSensitive ? "-s" : "-i", "-e", pattern, "."], { cwd: root, encoding: "utf8" });
+  expect(run.status === 0 || run.status === 1, run.stderr).toBe(true);
+  return run.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => /^\.\/(.*?):(\d+):/.exec(line)!)
+    .map((match) => `${match[1]}:${match[2]}`)
+    .sort();
+}
+
+async function navLines(pattern: string, caseSensitive: boolean): Promise<string[]> {
+  const result = await nav.search(pattern, { regex: true, caseSensitive, limit: 1000 });
+  if ("error" in result) throw new Error(result.error);
+  expect(result.truncated).toBe(false);
+  return result.matches.map((match) => `${match.path}:${match.line}`).sort();
+}
+
+// [label, pattern, case-sensitive]
+const PATTERNS: [string, string, boolean][] = [
+  ["indented class ending in Error (\\s* never crosses a blank line)", String.raw`^\s*class\s+\w+Error\b`, true],
+  ["blank or whitespace-only lines", String.raw`^\s*$`, true],
+  ["trailing whitespace", String.raw`\s+$`, true],
+  ["a negated class that would run into the next line", String.raw`:[^a-z]*$`, true],
+  ["\\W and \\D runs", String.raw`\W\W\D`, true],
+  ["a class holding \\s", String.raw`[\s(]+retry`, true],
+  ["case-insensitive keywords", String.raw`\b(class|def|func|fn)\s+\w+`, false],
+  ["case-insensitive with a negated class", String.raw`^[^a-z]*import`, false],
+  ["alternation and optional groups", String.raw`(async\s+)?function\s+\w+|=>`, true],
+  ["counted repetition", String.raw`\d{2,}`, true],
+  ["empty-matching pattern (every line)", String.raw`x*`, true],
+  ["nested repetition (runs on the linear engine)", String.raw`^(\s*\w+)+:`, true],
+  ["nested repetition, case-insensitive", String.raw`(r[a-z]+)+y`, false],
+];
+
+describe("nav_search regular expressions match one line at a time, as ripgrep does", () => {
+  test.each(PATTERNS)("%s", async (_label, pattern, caseSensitive) => {
+    const lines = await navLines(pattern, caseSensitive);
+    expect(lines).toEqual(await expectedLines(pattern, caseSensitive));
+    if (rgAvailable) expect(lines).toEqual(ripgrepLines(pattern, caseSensitive));
+  });
+
+  test("the issue's case: 4 classes, no blank line", async () => {
+    const result = await nav.search(String.raw`^\s*class\s+\w+Error\b`, { regex: true, caseSensitive: true, glob: "py/errors.py" });
+    expect(result).toMatchObject({ matches: [{ line: 4 }, { line: 8 }, { line: 9 }, { line: 10 }], truncated: false });
+    if ("matches" in result) expect(result.matches.every((match) => match.text.trim().length > 0)).toBe(true);
+  });
+});
+
+describe("constructs a line-oriented, linear-time search refuses", () => {
+  const REFUSED: [string, string, string][] = [
+    ["a backreference", String.raw`(\w)\1`, "backreferences (\\1) are not supported"],
+    ["a named backreference", String.raw`(?<q>['"]).*\k<q>`, "backreferences (\\k<name>) are not supported"],
+    ["a lookahead", String.raw`retry(?=\()`, "lookaround such as (?=...) is not supported"],
+    ["a negative lookbehind", String.raw`(?<!\.)retry`, "lookaround such as (?<!...) is not supported"],
+    ["a line break", String.raw`:\n\s+pass`, "the pattern names a line break (\\n)"],
+  ];
+  test.each(REFUSED)("%s", async (_label, pattern, message) => {
+    expect(await nav.search(pattern, { regex: true })).toEqual({ error: expect.stringContaining(message) });
+  });
+
+  test("a line feed inside a class is dropped (the class matches the rest), as ripgrep does", async () => {
+    expect(await navLines(String.raw`[\n#]`, true)).toEqual(await expectedLines("#", true));
+  });
+});
+
+describe("catastrophic patterns answer instead of running to the time limit", () => {
+  test("a pattern that backtracks without nested repetition is moved to the linear engine once its worker stalls", async () => {
+    await fs.writeFile(path.join(root, "spaces.txt"), `${" ".repeat(3000)}!\n`);
+    const fresh = await createNavTools(root, { cacheDir: false, searchTimeoutMs: 8000 });
+    try {
+      // O(n^4) backtracking on the 3,000 spaces: hours on a backtracking engine.
+      expect(await fresh.search(String.raw`^\s*\s*\s*\s*x`, { regex: true, glob: "spaces.txt" })).toEqual({ matches: [], truncated: false });
+    } finally {
+      await fresh.close();
+      await fs.rm(path.join(root, "spaces.txt"));
+    }
+  });
+});
