@@ -85,7 +85,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       ...(tracePath !== undefined ? { tracePath } : {}),
       ...(listeners.length > 0 ? { onEvent: (event: SessionEvent) => listeners.forEach((listener) => listener(event)) } : {}),
       ...(config.subModel !== undefined ? { subModel: buildModel(config, "subModel") } : {}),
-      ...(config.budgetUsd !== undefined ? { budget: { maxCostUsd: config.budgetUsd } } : {}),
+      budget: { maxModelCalls: config.maxModelCalls, ...(config.budgetUsd !== undefined ? { maxCostUsd: config.budgetUsd } : {}) },
     });
   } finally {
     progress?.stop();

@@ -11,6 +11,7 @@ const MODEL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: strin
   { key: "subModel", flags: "--sub-model <name>", description: "model for sub-calls (RLMKIT_SUB_MODEL)" },
   { key: "maxIterations", flags: "--max-iterations <n>", description: "model turns before giving up (default 20)" },
   { key: "budgetUsd", flags: "--budget-usd <x>", description: "spending cap in US dollars for the whole call tree" },
+  { key: "maxModelCalls", flags: "--max-model-calls <n>", description: "model calls for the whole call tree (default 500)" },
   { key: "timeoutMs", flags: "--timeout-ms <ms>", description: "wall-clock limit for the session" },
   { key: "requestTimeoutMs", flags: "--request-timeout-ms <ms>", description: "time one model request may take" },
   { key: "temperature", flags: "--temperature <t>", description: "sampling temperature" },

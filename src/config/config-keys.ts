@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_ITERATIONS } from "../session/session-defaults.ts";
 import { DEFAULT_BASE_URL } from "../model/model-defaults.ts";
+import { DEFAULT_MAX_MODEL_CALLS } from "../subcalls/budget-tracker.ts";
 
 /** The kind of value a configuration key holds; drives parsing of environment variables and flags. */
 export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean";
@@ -29,6 +30,7 @@ export type ConfigKeyName =
   | "subModel"
   | "maxIterations"
   | "budgetUsd"
+  | "maxModelCalls"
   | "timeoutMs"
   | "requestTimeoutMs"
   | "temperature"
@@ -47,6 +49,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "subModel", kind: "string", env: "RLMKIT_SUB_MODEL", flag: "--sub-model", description: "model for sub-calls (default: the main model)" },
   { name: "maxIterations", kind: "positive-integer", env: "RLMKIT_MAX_ITERATIONS", flag: "--max-iterations", defaultValue: DEFAULT_MAX_ITERATIONS, description: "model turns before giving up" },
   { name: "budgetUsd", kind: "positive-number", env: "RLMKIT_BUDGET_USD", flag: "--budget-usd", description: "spending cap for the whole call tree, in US dollars" },
+  { name: "maxModelCalls", kind: "positive-integer", env: "RLMKIT_MAX_MODEL_CALLS", flag: "--max-model-calls", defaultValue: DEFAULT_MAX_MODEL_CALLS, description: "model calls for the whole call tree (turns, sub-calls, child sessions)" },
   { name: "timeoutMs", kind: "positive-integer", env: "RLMKIT_TIMEOUT_MS", flag: "--timeout-ms", description: "wall-clock limit for the whole session" },
   { name: "requestTimeoutMs", kind: "positive-integer", env: "RLMKIT_REQUEST_TIMEOUT_MS", flag: "--request-timeout-ms", description: "time one model request may take" },
   { name: "temperature", kind: "number", env: "RLMKIT_TEMPERATURE", flag: "--temperature", description: "sampling temperature (server default when unset)" },

@@ -19,6 +19,7 @@ export interface EffectiveConfig {
   readonly subModel?: string;
   readonly maxIterations: number;
   readonly budgetUsd?: number;
+  readonly maxModelCalls: number;
   readonly timeoutMs?: number;
   readonly requestTimeoutMs?: number;
   readonly temperature?: number;

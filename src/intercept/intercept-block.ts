@@ -155,11 +155,49 @@ export function interceptBlock(code: string, toolNames: ReadonlySet<string>): In
  * injected under. Only those ranges change, so lines and columns elsewhere stay put.
  */
 export function rewriteBlock(code: string, calls: readonly InterceptedCall[], names: readonly string[]): string {
+  return rewriteBlockMapped(code, calls, names).code;
+}
+
+/** A rewritten block, and the way back from a position in it to the block as the model wrote it. */
+export interface RewrittenBlock {
+  readonly code: string;
+  /**
+   * Maps a 1-based line and column of `code` to the block as written. A position
+   * inside an injected name maps to the start of the call it replaced.
+   */
+  toOriginal(line: number, column: number): { line: number; column: number };
+}
+
+/**
+ * {@link rewriteBlock}, also returning the position map: an injected name is
+ * rarely as long as the call it replaces, so columns after it on the same line move.
+ */
+export function rewriteBlockMapped(code: string, calls: readonly InterceptedCall[], names: readonly string[]): RewrittenBlock {
   const splice = new SourceSplice(code);
   // A call written over several lines leaves its line breaks behind, so later lines keep their numbers.
   calls.forEach((call, index) => splice.replace(call.start, call.end, names[index] + "\n".repeat(lineBreaks(code.slice(call.start, call.end)))));
   // The sandbox parses the rewritten code again (its REPL rewrite), which is where it re-parses.
-  return splice.toString();
+  const rewritten = splice.toString();
+  const rewrittenLines = lineStarts(rewritten);
+  const originalLines = lineStarts(code);
+  return {
+    code: rewritten,
+    toOriginal(line, column) {
+      const lineStart = rewrittenLines[Math.min(Math.max(line, 1), rewrittenLines.length) - 1]!;
+      const offset = Math.min(lineStart + Math.max(column, 1) - 1, rewritten.length);
+      const original = splice.originalOffset(offset);
+      let index = originalLines.length - 1;
+      while (index > 0 && originalLines[index]! > original) index--;
+      return { line: index + 1, column: original - originalLines[index]! + 1 };
+    },
+  };
+}
+
+/** Offsets at which each line of `text` starts. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) starts.push(index + 1);
+  return starts;
 }
 
 interface Site {

@@ -6,6 +6,7 @@ import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
 import { ReplayModel } from "./replay-model.ts";
 import { clip } from "../util/clip.ts";
+import { capAnswer } from "../session/cap-event.ts";
 
 /** Options of {@link replaySession}. */
 export interface ReplaySessionOptions {
@@ -76,7 +77,8 @@ export async function replaySession({ events, repo, tools = [], context, onEvent
   } else {
     if (end.status !== result.status) differences.push(`status: recorded ${end.status}, replayed ${result.status}${result.error ? ` (${result.error})` : ""}`);
     const recordedAnswer = JSON.stringify(end.answer);
-    const replayedAnswer = JSON.stringify(result.answer);
+    // A large answer was recorded cut; the replayed one is cut the same way before comparing.
+    const replayedAnswer = JSON.stringify(end.answerTruncated && result.answer !== undefined ? capAnswer(result.answer).answer : result.answer);
     if (recordedAnswer !== replayedAnswer) differences.push(`answer: recorded ${preview(recordedAnswer)}, replayed ${preview(replayedAnswer)}`);
   }
   return {

@@ -29,9 +29,9 @@ export type SessionEvent = EventBase &
     | { readonly type: "tool_call"; readonly iteration: number; readonly index: number; readonly tool: string; readonly args: readonly unknown[]; readonly line: number; readonly injectedAs?: string; readonly resultChars?: number; readonly truncated?: boolean; readonly durationMs: number; readonly error?: string; /** Set when the tool itself failed (threw, or returned a value that is not JSON); `error` then holds its real message. */ readonly hostFault?: boolean; readonly result?: JsonValue }
     | { readonly type: "sandbox_result"; readonly iteration: number; readonly index: number; readonly output: string; readonly outputTruncated: boolean; readonly error?: { readonly kind: string; readonly name: string; readonly message: string; readonly line?: number; readonly column?: number }; readonly final?: boolean; readonly reset: boolean; readonly durationMs: number }
     | { readonly type: "feedback"; readonly iteration: number; readonly text: string }
-    | { readonly type: "final"; readonly iteration: number; readonly answer: JsonValue }
+    | { readonly type: "final"; readonly iteration: number; readonly answer: JsonValue; readonly answerChars?: number; readonly answerTruncated?: boolean }
     | { readonly type: "error"; readonly iteration?: number; readonly message: string }
-    | { readonly type: "session_end"; readonly status: SessionStatus; readonly iterations: number; readonly usage: SessionUsage; readonly durationMs: number; readonly answer?: JsonValue; readonly error?: string; readonly budget?: BudgetHit }
+    | { readonly type: "session_end"; readonly status: SessionStatus; readonly iterations: number; readonly usage: SessionUsage; readonly durationMs: number; readonly answer?: JsonValue; readonly answerChars?: number; readonly answerTruncated?: boolean; readonly error?: string; readonly budget?: BudgetHit }
     | SubcallStartFields
     | SubcallEndFields
     | { readonly type: "budget_exceeded"; readonly iteration?: number; readonly limit: BudgetLimitName; readonly limitValue: number; readonly used: number; readonly message: string }

@@ -1,6 +1,6 @@
 import type { ExecutionResult } from "../../sandbox/index.ts";
 import type { InterceptProblem } from "../intercept/intercept-block.ts";
-import { clip } from "../util/clip.ts";
+import { clip, clipWithNotice } from "../util/clip.ts";
 
 /** The most characters of one error or problem message the model is shown; the rest is cut with a notice. */
 export const MAX_FEEDBACK_MESSAGE_CHARS = 4_000;
@@ -47,7 +47,8 @@ function formatBlock(report: BlockReport): string {
   if (result.outputTruncated) lines.push(`(output cut at ${result.output.length.toLocaleString("en-US")} characters: print less, e.g. slices or counts)`);
   if (result.error) {
     const where = result.error.line !== undefined ? ` (line ${result.error.line}${result.error.column !== undefined ? `, column ${result.error.column}` : ""})` : "";
-    lines.push(`error: ${boundMessage(`${result.error.name}: ${result.error.message}`)}${where}`);
+    // The session has already cut the error's name and message (boundResult).
+    lines.push(`error: ${result.error.name}: ${result.error.message}${where}`);
     const source = result.error.line !== undefined ? sourceLine(report.code, result.error.line) : undefined;
     if (source !== undefined) lines.push(`    ${result.error.line} | ${source}`);
   }
@@ -60,7 +61,7 @@ function formatBlock(report: BlockReport): string {
 
 /** Guest code controls error messages (and echoed names and keys), so each is bounded. */
 function boundMessage(text: string): string {
-  return text.length > MAX_FEEDBACK_MESSAGE_CHARS ? `${text.slice(0, MAX_FEEDBACK_MESSAGE_CHARS)}… [cut: ${text.length.toLocaleString("en-US")} characters in all]` : text;
+  return clipWithNotice(text, MAX_FEEDBACK_MESSAGE_CHARS);
 }
 
 function sourceLine(code: string, line: number): string | undefined {

@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { DEFAULT_MAX_OUTPUT_CHARS, parseGuest, type Sandbox, type SandboxFactory, RESERVED_PREFIX } from "../../sandbox/index.ts";
+import { DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MEMORY_LIMIT_MB, parseGuest, type Sandbox, type SandboxFactory, RESERVED_PREFIX } from "../../sandbox/index.ts";
 import { resolveSandboxFactory, type SessionSandboxOptions } from "./sandbox-backend.ts";
 import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
 import { checkToolArguments, toolSignature } from "../tools/tool-arguments.ts";
 import { extractCodeBlocks } from "../intercept/extract-code-blocks.ts";
-import { interceptBlock, rewriteBlock } from "../intercept/intercept-block.ts";
+import { interceptBlock, rewriteBlockMapped } from "../intercept/intercept-block.ts";
+import { boundResult } from "./bound-result.ts";
+import { capEvent } from "./cap-event.ts";
 import { describeContext } from "./describe-context.ts";
 import type { SessionEvent, SessionEventInput } from "./events.ts";
 import { formatFeedback, type BlockReport } from "./format-feedback.ts";
@@ -22,6 +24,8 @@ import { createCallTree, type CallTree, type ParentLink } from "../subcalls/call
 import { priceCall, type PriceTable } from "../subcalls/price-table.ts";
 import { createSubcallFunctions, exposeSubcallFunctions, SUBCALL_FUNCTION_NAMES } from "../subcalls/subcall-functions.ts";
 import { renderSubcallSection } from "../subcalls/subcall-prompt.ts";
+import { PendingSubcalls } from "../subcalls/pending-subcalls.ts";
+import type { SubcallLimits } from "../subcalls/subcall-limits.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES } from "./session-defaults.ts";
 import { readReply } from "./reply-reasoning.ts";
@@ -98,6 +102,8 @@ export interface SessionOptions {
   readonly subcallTimeoutMs?: number;
   /** Caches `llm_query` replies as JSON files in this folder, keyed by sub-model, prompt and options. Off by default. */
   readonly subcallCacheDir?: string;
+  /** Bounds on sub-calls: pending calls and prompt characters per session, one prompt's size, the grace of un-awaited calls, child sessions at once and their memory. Each has a default (see `SubcallLimits`). */
+  readonly subcallLimits?: SubcallLimits;
   /** Test and embedding hooks: id generation and clock. `parent` is set by `rlm_query` for child sessions. */
   readonly _internal?: { readonly generateId?: () => string; readonly now?: () => number; readonly parent?: ParentLink };
 }
@@ -143,6 +149,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     subcallConcurrency,
     subcallTimeoutMs,
     subcallCacheDir,
+    subcallLimits,
     _internal = {},
   } = options;
   // Invalid options reject here, before anything starts.
@@ -190,11 +197,11 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         }
       }
     };
-    tree = createCallTree({ budget, prices, subcallConcurrency, subcallTimeoutMs, subcallCacheDir, sink, now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}) });
+    tree = createCallTree({ budget, prices, subcallConcurrency, subcallTimeoutMs, subcallCacheDir, subcallLimits, sink, now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}) });
   }
   const ledger = parent?.ledger ?? tree.rootLedger;
   const emit = (event: SessionEventInput): void => {
-    tree.sink({ ...event, sessionId, time: new Date().toISOString(), elapsedMs: Math.round(now() - started), depth, ...(parent ? { parentSessionId: parent.parentSessionId } : {}) } as SessionEvent);
+    tree.sink(capEvent({ ...event, sessionId, time: new Date().toISOString(), elapsedMs: Math.round(now() - started), depth, ...(parent ? { parentSessionId: parent.parentSessionId } : {}) } as SessionEvent));
   };
   let budgetReported = false;
   const reportBudget = (hit: BudgetHit): void => {
@@ -215,6 +222,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   let lastTurn: "none" | "pending" | "taken" = "none";
   let sandbox: Sandbox | undefined;
   let injected = 0;
+  const pending = new PendingSubcalls(tree.limits, controller.signal);
 
   const finish = (finishedAs: SessionStatus, extra: { answer?: JsonValue; error?: string } = {}): SessionResult => {
     // Once a budget ran out, a session that ends normally (even with an answer) says so.
@@ -243,7 +251,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         ledger,
         depth,
         subModel,
-        signal: controller.signal,
+        pending,
+        childSandboxMemoryMb: sandboxOptions.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
         emit,
         iteration: () => iterations,
         now,
@@ -335,6 +344,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         if (controller.signal.aborted) return finishAborted(controller.signal.reason);
         emit({ type: "code_block", iteration: iterations, index, language: block.language, code: block.code, unclosed: block.unclosed });
         const report = await runBlock(index, block.code, block.unclosed);
+        // Sub-calls the block left running get a short grace, then end.
+        pending.endBlock();
         reports.push(report);
         if (report.result?.final) {
           const answer = report.result.final.value as JsonValue;
@@ -370,6 +381,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     signal?.removeEventListener("abort", onCallerAbort);
     // Sub-calls the guest started without awaiting them (an llm_query, a whole rlm_query child) end with the session.
     if (!controller.signal.aborted) controller.abort(new SessionEnded());
+    pending.dispose();
     await sandbox?.dispose();
     if (ownsNav) await nav?.close().catch(() => undefined);
   }
@@ -411,15 +423,15 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         await sandbox!.setGlobal(name, cut.value);
       } catch {
         // Guest code can block new globals (Object.preventExtensions(globalThis), a read-only accessor): a fault of the block, not of the session.
-        return fail(`${call.tool} at line ${call.line}: its result could not be handed to the sandbox, because earlier code made the global object refuse new names (e.g. Object.preventExtensions(globalThis) or a read-only property). Nothing in this block ran.`);
+        return fail(`${call.tool} at line ${call.line} ran, but its result could not be handed to the sandbox, because earlier code made the global object refuse new names (e.g. Object.preventExtensions(globalThis) or a read-only property). The block's own code did not run.`);
       }
       names.push(name);
       toolCalls.push({ source: argsPreview, target: call.target, chars: cut.chars, truncated: cut.truncated, limitChars: maxToolResultChars });
       emit({ type: "tool_call", iteration: iterations, index, tool: call.tool, args: call.args, line: call.line, injectedAs: name, resultChars: cut.chars, truncated: cut.truncated, durationMs: Math.round(now() - callStarted), result: cut.chars <= TRACE_RESULT_CHARS ? cut.value : undefined });
     }
-    const rewritten = rewriteBlock(code, intercepted.calls, names);
+    const rewritten = rewriteBlockMapped(code, intercepted.calls, names);
     // Waits on sub-calls are outside the block timeout, so the session's own signal bounds the block too.
-    const result = await raceAbort(sandbox!.execute(rewritten), controller.signal);
+    const result = boundResult(await raceAbort(sandbox!.execute(rewritten.code), controller.signal), rewritten);
     emit({ type: "sandbox_result", iteration: iterations, index, output: result.output, outputTruncated: result.outputTruncated, ...(result.error ? { error: result.error } : {}), final: result.final !== undefined, reset: result.reset, durationMs: Math.round(result.durationMs) });
     return { index, code, unclosed, toolCalls, result };
   }

@@ -6,9 +6,12 @@ import type { UsageLedger, UsageTotals } from "./usage-ledger.ts";
 /** Default deepest child session: the root (0) may start children (1); their `rlm_query` degrades to `llm_query`. */
 export const DEFAULT_MAX_DEPTH = 1;
 
-/** Limits over a whole call tree: the root session, its sub-calls and its child sessions. Every limit is off unless given. */
+/** Default number of model calls in a whole call tree (root turns, sub-calls, child sessions' turns); pass `maxModelCalls: Infinity` to lift it. */
+export const DEFAULT_MAX_MODEL_CALLS = 500;
+
+/** Limits over a whole call tree: the root session, its sub-calls and its child sessions. Every limit but `maxModelCalls` (500) and `maxDepth` (1) is off unless given. */
 export interface BudgetOptions {
-  /** Model calls in the whole tree (root turns, `llm_query` calls, child sessions' turns). Cache hits don't count. */
+  /** Model calls in the whole tree (root turns, `llm_query` calls, child sessions' turns). Cache hits don't count. Default 500; `Infinity` lifts it. */
   readonly maxModelCalls?: number;
   /** Prompt plus completion tokens in the whole tree. */
   readonly maxTokens?: number;
@@ -91,7 +94,7 @@ export class BudgetTracker {
       }
     }
     if (budget.maxDepth !== undefined && !Number.isInteger(budget.maxDepth)) throw new InvalidOptionsError({ option: "budget.maxDepth", message: `budget.maxDepth must be an integer, got ${budget.maxDepth}.` });
-    this.limits = { ...budget };
+    this.limits = { maxModelCalls: DEFAULT_MAX_MODEL_CALLS, ...budget };
     this.maxDepth = budget.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.#prices = prices;
     this.#ledger = ledger;
@@ -155,7 +158,7 @@ export class BudgetTracker {
     const used = this.#used(totals);
     const left = (limit: BudgetLimitName): number | null => {
       const value = this.limits[limit];
-      return value === undefined ? null : Math.max(0, value - used[limit]);
+      return value === undefined || value === Infinity ? null : Math.max(0, value - used[limit]);
     };
     return {
       used: { modelCalls: used.maxModelCalls, tokens: used.maxTokens, costUsd: used.maxCostUsd, wallMs: Math.round(used.maxWallMs) },

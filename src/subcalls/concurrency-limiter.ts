@@ -6,8 +6,8 @@ export interface ConcurrencyLimiter {
   readonly limit: number;
   /** Tasks running now. */
   readonly active: number;
-  /** Runs `task` once a slot is free and resolves (or rejects) with it. */
-  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Runs `task` once a slot is free and resolves (or rejects) with it. When `signal` aborts while the task waits, it leaves the queue and the promise rejects with the signal's reason. */
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 /**
@@ -34,9 +34,24 @@ export function createConcurrencyLimiter(limit: number = DEFAULT_SUBCALL_CONCURR
     get active() {
       return active;
     },
-    async run<T>(task: () => Promise<T>): Promise<T> {
+    async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+      signal?.throwIfAborted();
       if (active < limit) active++;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
+      else {
+        await new Promise<void>((resolve, reject) => {
+          const onAbort = (): void => {
+            waiting.splice(waiting.indexOf(admit), 1);
+            reject(signal!.reason);
+          };
+          // release() has counted the slot as taken when it calls admit.
+          const admit = (): void => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          };
+          signal?.addEventListener("abort", onAbort, { once: true });
+          waiting.push(admit);
+        });
+      }
       try {
         return await task();
       } finally {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { GuestValue, Sandbox } from "../../sandbox/index.ts";
+import { redactHostPaths, type GuestValue, type Sandbox } from "../../sandbox/index.ts";
 import { estimateTokens } from "../model/estimate-tokens.ts";
 import type { ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { SessionEventInput } from "../session/events.ts";
@@ -10,18 +10,16 @@ import type { BudgetHit, BudgetLimitName as SessionEventLimit, BudgetReport } fr
 import type { CallTree } from "./call-tree.ts";
 import { priceCall } from "./price-table.ts";
 import type { UsageLedger } from "./usage-ledger.ts";
+import { checkOptions, describe, type LlmQueryOptions } from "./subcall-arguments.ts";
+import { BlockEndedError, type PendingSubcalls } from "./pending-subcalls.ts";
+
+export type { LlmQueryOptions };
 
 /** The guest functions a session with sub-calls gets. Tools with these names are rejected. */
 export const SUBCALL_FUNCTION_NAMES = ["llm_query", "llm_query_batched", "rlm_query", "budget"] as const;
 
 /** Replies larger than this are not copied into `subcall_end` events. */
 const MAX_EVENT_RESPONSE_CHARS = 20_000;
-
-/** Options the guest may pass to `llm_query` and `llm_query_batched`. */
-export interface LlmQueryOptions {
-  readonly maxTokens?: number;
-  readonly temperature?: number;
-}
 
 /** What a child session is started with. */
 export interface ChildSessionRequest {
@@ -44,8 +42,10 @@ export interface SubcallContext {
   readonly depth: number;
   /** Answers `llm_query` and writes child sessions' code. */
   readonly subModel: ModelClient;
-  /** The session's signal: aborting it fails every sub-call in flight. */
-  readonly signal: AbortSignal;
+  /** The session's pending sub-calls: admits each call (or refuses it) and gives it the signal it runs under (aborting the session's signal fails every one). */
+  readonly pending: PendingSubcalls;
+  /** Memory limit of a child session's sandbox in MB (its input is claimed on top). */
+  readonly childSandboxMemoryMb: number;
   /** The session's event emitter. */
   readonly emit: (event: SessionEventInput) => void;
   /** The session's current iteration, for events. */
@@ -75,7 +75,7 @@ export interface SubcallFunctions {
  * starting with `[llm_query error`, `[llm_query refused` or `[rlm_query error`.
  */
 export function createSubcallFunctions(context: SubcallContext): SubcallFunctions {
-  const { tree, ledger, depth, subModel, signal, emit, iteration, now, startChild, reportBudget: emitBudgetHit } = context;
+  const { tree, ledger, depth, subModel, pending, childSandboxMemoryMb, emit, iteration, now, startChild, reportBudget: emitBudgetHit } = context;
   const callDepth = depth + 1;
 
   const timeoutFor = (): { timeoutMs: number; wallBudget: boolean } => {
@@ -102,18 +102,39 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
         ...(fields.text !== undefined ? { responseChars: fields.text.length, ...(fields.text.length <= MAX_EVENT_RESPONSE_CHARS ? { response: fields.text } : {}) } : {}),
       });
     };
-    if (signal.aborted) {
-      const error = "the session was stopped";
+    if (prompt.length > tree.limits.maxPromptChars) {
+      const error = `the prompt has ${prompt.length.toLocaleString("en-US")} characters, over the limit of ${tree.limits.maxPromptChars.toLocaleString("en-US")} for one sub-call; send smaller pieces`;
+      end({ error });
+      return `[llm_query refused: ${error}]`;
+    }
+    const admission = pending.admit(prompt.length);
+    if (!admission.ok) {
+      end({ error: admission.message });
+      return `[llm_query refused: ${admission.message}]`;
+    }
+    try {
+      return await runLlm(prompt, options, admission, end);
+    } finally {
+      admission.release();
+    }
+  }
+
+  async function runLlm(prompt: string, options: LlmQueryOptions, { signal, queueSignal }: { signal: AbortSignal; queueSignal: AbortSignal }, end: (fields: { promptTokens?: number; completionTokens?: number; costUsd?: number; cached?: boolean; refused?: SessionEventLimit; error?: string; text?: string }) => void): Promise<string> {
+    const stopped = (reason: unknown): string => {
+      const error = stopMessage(reason);
       end({ error });
       return `[llm_query error: ${error}]`;
-    }
+    };
+    if (signal.aborted) return stopped(signal.reason);
     const key = { model: subModel.modelId, prompt, options };
     const hit = tree.cache ? await tree.cache.get(key) : undefined;
     if (hit) {
       end({ cached: true, text: hit.text });
       return hit.text;
     }
+    // A call still waiting for a slot when its block or session ends leaves the queue without a model call.
     return tree.limiter.run(async () => {
+      if (queueSignal.aborted) return stopped(queueSignal.reason);
       const decision = tree.tracker.reserve({ model: subModel.modelId, promptTokens: estimateTokens(prompt) });
       if (!decision.ok) {
         emitBudgetHit(decision.hit);
@@ -136,7 +157,7 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
       } catch (error) {
         const reason = scoped.signal.aborted ? scoped.signal.reason : error;
         if (reason instanceof SubcallTimeoutError && reason.wallBudget) emitBudgetHit(tree.tracker.markExhausted("maxWallMs"));
-        const message = reason instanceof SubcallTimeoutError ? reason.message : scoped.signal.aborted ? "the session was stopped" : String((reason as Error)?.message ?? reason);
+        const message = scoped.signal.aborted ? stopMessage(reason) : redactHostPaths(String((reason as Error)?.message ?? reason));
         // A failed call still counts as a model call (its tokens are unknown, so 0).
         ledger.record({ depth: callDepth, model: subModel.modelId, usage: { promptTokens: 0, completionTokens: 0 }, costUsd: 0, priced: priceCall(subModel.modelId, { promptTokens: 0, completionTokens: 0 }, tree.prices).priced });
         end({ error: message });
@@ -151,6 +172,9 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
       if (tree.cache) await tree.cache.set(key, { model: subModel.modelId, text: response.text, usage });
       end({ promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: cost.costUsd, text: response.text });
       return response.text;
+    }, queueSignal).catch((reason: unknown) => {
+      if (queueSignal.aborted) return stopped(reason);
+      throw reason;
     });
   }
 
@@ -180,21 +204,41 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
       const started = now();
       const base = { iteration: iteration(), subcallId, kind: "rlm" as const, model: subModel.modelId, callDepth };
       emit({ type: "subcall_start", ...base, promptChars: question.length });
+      const valueChars = value === undefined ? 0 : JSON.stringify(value).length;
+      const refusal = question.length > tree.limits.maxPromptChars ? `the question has ${question.length.toLocaleString("en-US")} characters, over the limit of ${tree.limits.maxPromptChars.toLocaleString("en-US")}; pass the text as the value instead` : undefined;
+      const admission = refusal === undefined ? pending.admit(question.length + valueChars) : ({ ok: false, message: refusal } as const);
       const childLedger = ledger.child();
-      const { timeoutMs, wallBudget } = timeoutFor();
-      const scoped = subcallSignal(signal, timeoutMs + 1_000, wallBudget);
       let result: SessionResult | undefined;
       let failure: string | undefined;
-      try {
-        result = await startChild({ question, context: value === undefined ? undefined : (value as JsonValue), signal: scoped.signal, timeoutMs, ledger: childLedger });
-      } catch (error) {
-        failure = String((error as Error)?.message ?? error);
-      } finally {
-        scoped.dispose();
+      let refused: string | undefined;
+      if (!admission.ok) refused = admission.message;
+      else {
+        try {
+          // Each child claims its sandbox's memory limit plus about two copies of its input.
+          const gate = await tree.childGate(callDepth).enter(childSandboxMemoryMb + Math.ceil((2 * valueChars) / 1_048_576), admission.queueSignal);
+          if (!gate.ok) {
+            if (admission.queueSignal.aborted) failure = stopMessage(admission.queueSignal.reason);
+            else refused = gate.message;
+          } else {
+            const { timeoutMs, wallBudget } = timeoutFor();
+            const scoped = subcallSignal(admission.signal, timeoutMs + 1_000, wallBudget);
+            try {
+              result = await startChild({ question, context: value === undefined ? undefined : (value as JsonValue), signal: scoped.signal, timeoutMs, ledger: childLedger });
+            } catch (error) {
+              failure = redactHostPaths(String((error as Error)?.message ?? error));
+            } finally {
+              scoped.dispose();
+              gate.release();
+            }
+          }
+        } finally {
+          admission.release();
+        }
       }
       const totals = childLedger.totals;
       const answered = result !== undefined && result.answer !== undefined;
-      if (!answered) failure ??= `the child session ended with status '${result?.status}'${result?.error ? `: ${result.error}` : ""}`;
+      if (!answered && refused === undefined) failure ??= `the child session ended with status '${result?.status}'${result?.error ? `: ${redactHostPaths(result.error)}` : ""}`;
+      failure ??= refused;
       const answerJson = answered ? JSON.stringify(result!.answer) : undefined;
       emit({
         type: "subcall_end",
@@ -210,6 +254,7 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
         ...(result ? { childSessionId: result.sessionId, childStatus: result.status } : {}),
       });
       if (result?.budget) emitBudgetHit(result.budget);
+      if (refused !== undefined) return `[rlm_query refused: ${refused}]`;
       return answered ? result!.answer! : `[rlm_query error: ${failure}]`;
     },
 
@@ -221,6 +266,11 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
 
 
 
+/** What a sub-call stopped by its signal tells the guest. */
+function stopMessage(reason: unknown): string {
+  return reason instanceof SubcallTimeoutError || reason instanceof BlockEndedError ? reason.message : "the session was stopped";
+}
+
 /**
  * Exposes the functions in a sandbox. Like every host function they return promises
  * in the guest (`await budget()` too); their wait is not counted against the block
@@ -231,31 +281,6 @@ export async function exposeSubcallFunctions(sandbox: Sandbox, functions: Subcal
   await sandbox.exposeFunction("llm_query_batched", (...args) => functions.llm_query_batched(args[0], args[1]));
   await sandbox.exposeFunction("rlm_query", (...args) => functions.rlm_query(args[0], args[1]));
   await sandbox.exposeFunction("budget", () => functions.budget() as unknown as Promise<GuestValue>);
-}
-
-function checkOptions(name: string, options: GuestValue | undefined): LlmQueryOptions {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== "object" || Array.isArray(options)) throw new TypeError(`${name}: options must be an object like { maxTokens: 500, temperature: 0 }, got ${describe(options)}.`);
-  const result: { maxTokens?: number; temperature?: number } = {};
-  for (const [key, value] of Object.entries(options)) {
-    if (key === "maxTokens") {
-      if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new TypeError(`${name}: options.maxTokens must be a positive integer, got ${describe(value)}.`);
-      result.maxTokens = value;
-    } else if (key === "temperature") {
-      if (typeof value !== "number" || value < 0) throw new TypeError(`${name}: options.temperature must be a non-negative number, got ${describe(value)}.`);
-      result.temperature = value;
-    } else {
-      throw new TypeError(`${name}: unknown option '${key}'; the options are maxTokens and temperature.`);
-    }
-  }
-  return result;
-}
-
-function describe(value: GuestValue | undefined): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "string" ? `a string` : typeof value;
 }
 
 /** The digest `subcall_start` records for an `llm_query` prompt, so a replay can match replies to prompts. */

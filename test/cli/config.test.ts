@@ -27,6 +27,7 @@ describe("rlmkit config", () => {
     expect(run.stdout).toMatch(/^model\s+flag-model\s+flag --model$/m);
     expect(run.stdout).toMatch(/^apiKey\s+sk-…9876\s+flag --api-key$/m);
     expect(run.stdout).toMatch(/^maxIterations\s+20\s+default$/m);
+    expect(run.stdout).toMatch(/^maxModelCalls\s+500\s+default$/m);
     expect(run.stdout).toMatch(/^subModel\s+-\s+unset: model for sub-calls \(default: the main model\)$/m);
     expect(run.stdout).not.toContain("another-secret");
   });

@@ -33,7 +33,7 @@ describe("a hostile block cannot end the session with a host error", () => {
     const model = new ScriptedModel([js(hostile), js("const info = test_info(); print(info)"), js('FINAL("done")')]);
     const result = await runSession({ question: "q", model, tools: [infoTool] });
     expect(result).toMatchObject({ status: "final", answer: "done" });
-    expect(feedbackOf(model, 2)).toContain("not run — test_info at line 1: its result could not be handed to the sandbox");
+    expect(feedbackOf(model, 2)).toContain("not run — test_info at line 1 ran, but its result could not be handed to the sandbox");
     expect(feedbackOf(model, 2)).not.toContain("spoofed");
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { BudgetTracker, UsageLedger, type BudgetOptions } from "../../src/index.ts";
+import { BudgetTracker, DEFAULT_MAX_MODEL_CALLS, UsageLedger, type BudgetOptions } from "../../src/index.ts";
 
 function tracker(budget: BudgetOptions, clock = { now: 0 }) {
   const ledger = new UsageLedger();
@@ -36,6 +36,17 @@ describe("BudgetTracker.reserve", () => {
     expect(budgetTracker.exhausted?.limit).toBe("maxModelCalls");
   });
 
+  test.each([
+    ["no budget given: the default of 500 model calls applies", {}, "maxModelCalls"],
+    ["maxModelCalls: Infinity lifts the default", { maxModelCalls: Infinity }, null],
+  ] as const)("%s", (_label, budget, expected) => {
+    const { budgetTracker, spend } = tracker(budget);
+    for (let call = 0; call < DEFAULT_MAX_MODEL_CALLS; call++) spend(1, 1, "m");
+    const decision = budgetTracker.reserve({ model: "m", promptTokens: 1 });
+    expect(decision.ok ? null : decision.hit.limit).toBe(expected);
+    expect(budgetTracker.report(0).left.modelCalls).toBe(expected ? 0 : null);
+  });
+
   test("the first refusal is sticky, but a forced call still starts", () => {
     const { budgetTracker } = tracker({ maxTokens: 10 });
     expect(budgetTracker.reserve({ model: "m", promptTokens: 11 }).ok).toBe(false);
@@ -54,13 +65,13 @@ describe("BudgetTracker.reserve", () => {
     expect(decision.ok ? undefined : decision.hit.message).toMatchInlineSnapshot(`"budget exceeded (maxWallMs): the limit is 500 ms, 500 ms used. No more model calls can be made; answer with what you have."`);
   });
 
-  test("the report shows used and left, null for unlimited limits, and unpriced models", () => {
+  test("the report shows used and left, null for unlimited limits, and unpriced models; model calls default to 500", () => {
     const { budgetTracker, spend } = tracker({ maxTokens: 1000, maxDepth: 3 });
     spend(100, 50);
     spend(10, 0, "local");
     expect(budgetTracker.report(2)).toEqual({
       used: { modelCalls: 2, tokens: 160, costUsd: 150, wallMs: 0 },
-      left: { modelCalls: null, tokens: 840, costUsd: null, wallMs: null },
+      left: { modelCalls: 498, tokens: 840, costUsd: null, wallMs: null },
       depth: 2,
       maxDepth: 3,
       exhausted: null,

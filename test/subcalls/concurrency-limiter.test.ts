@@ -23,6 +23,28 @@ describe("createConcurrencyLimiter", () => {
     expect(limiter.active).toBe(0);
   });
 
+  test("a waiting task whose signal aborts leaves the queue without running; the tasks behind it still run", async () => {
+    const limiter = createConcurrencyLimiter(1);
+    let release = () => {};
+    const first = limiter.run(() => new Promise<string>((resolve) => (release = () => resolve("first"))));
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const second = limiter.run(async () => {
+      ran.push("second");
+      return "second";
+    }, controller.signal);
+    const third = limiter.run(async () => {
+      ran.push("third");
+      return "third";
+    });
+    controller.abort(new Error("the block ended"));
+    await expect(second).rejects.toThrow("the block ended");
+    release();
+    expect(await Promise.all([first, third])).toEqual(["first", "third"]);
+    expect(ran).toEqual(["third"]);
+    expect(limiter.active).toBe(0);
+  });
+
   test.each([0, -1, 1.5])("rejects a limit of %s", (limit) => {
     expect(() => createConcurrencyLimiter(limit)).toThrow(/positive integer/);
   });
