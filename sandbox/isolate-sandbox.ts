@@ -217,7 +217,8 @@ class IsolateSandbox implements Sandbox {
             : `the block waited on host functions for more than ${this.#maxHostWaitMs} ms in total and was stopped`;
         return finish({ kind: "timeout", name: "TimeoutError", message }, true);
       }
-      return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB and was stopped` }, true);
+      const overran = stopped === "timeout" ? ` after running past its time limit of ${this.#timeoutMs} ms` : "";
+      return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB${overran} and was stopped` }, true);
     }
     if (failure) {
       const error = failure.error as Error | undefined;
@@ -225,7 +226,8 @@ class IsolateSandbox implements Sandbox {
       return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
     }
     const thrown = readOutcome(outcome);
-    if (thrown) return finish({ kind: "runtime", name: thrown.name, message: redactHostPaths(thrown.message), ...locate(thrown.stack, filename, program) });
+    // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
+    if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });
     return finish();
   }
 

@@ -1,6 +1,8 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
+// The pure redaction function alone, so nav never loads the sandbox (and isolated-vm).
+import { redactHostPaths } from "../../sandbox/redact.ts";
 
 /** A file given to the search workers. */
 export interface SearchFile {
@@ -184,7 +186,8 @@ export class TextSearchEngine {
           error: `search stopped after ${this.#timeoutMs} ms without finishing; ${request.regex ? "simplify the pattern or narrow it with { glob }" : "narrow it with { glob } or a longer query"}`,
         };
       }
-      return { error: `search failed: ${(error as Error).message}` };
+      // A worker's fault (a file it could not read, say) names host paths; the model gets them redacted.
+      return { error: `search failed: ${redactHostPaths(String((error as Error)?.message ?? error))}` };
     }
   }
 
