@@ -65,7 +65,10 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   let interrupted = false;
   // Ctrl-C ends the session cleanly (its trace ends with session_end) and exits 130; a second Ctrl-C exits at once.
   const onSigint = () => {
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    if (interrupted) {
+      progress?.stop();
+      process.exit(EXIT_INTERRUPTED);
+    }
     interrupted = true;
     controller.abort(new Error("interrupted (Ctrl-C)"));
   };

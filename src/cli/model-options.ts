@@ -13,7 +13,7 @@ const MODEL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: strin
   { key: "budgetUsd", flags: "--budget-usd <x>", description: "spending cap in US dollars for the whole call tree" },
   { key: "maxModelCalls", flags: "--max-model-calls <n>", description: "model calls for the whole call tree (default 500)" },
   { key: "timeoutMs", flags: "--timeout-ms <ms>", description: "wall-clock limit for the session" },
-  { key: "requestTimeoutMs", flags: "--request-timeout-ms <ms>", description: "time one model request may take" },
+  { key: "requestTimeoutMs", flags: "--request-timeout-ms <ms>", description: "time one model request may take, streaming included (default 120000)" },
   { key: "temperature", flags: "--temperature <t>", description: "sampling temperature" },
   { key: "maxTokens", flags: "--max-tokens <n>", description: "completion token limit per model call" },
   { key: "stream", flags: "--stream", description: "stream model replies" },
