@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { OpenAICompatibleModel, ScriptedModel, type ModelClient } from "../../src/model/index.ts";
+import { OpenAICompatibleModel, ScriptedModel, type ModelClient, type ModelProgress } from "../../src/model/index.ts";
 import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.ts";
 
 /** One suite for the ModelClient seam, run against every implementation. */
@@ -27,6 +27,23 @@ describe.for(implementations)("ModelClient contract: $name", ({ create }) => {
     expect(["stop", "length", "content-filter", "error", "other"]).toContain(response.finishReason);
     expect(response.model.length).toBeGreaterThan(0);
     expect(model.modelId.length).toBeGreaterThan(0);
+  });
+
+  test("progress reports are optional, well-formed when sent, and a listener that throws never fails the call", async () => {
+    const model = create();
+    const reports: ModelProgress[] = [];
+    const response = await model.complete({
+      messages: [{ role: "user", content: "ping" }],
+      onProgress: (report) => {
+        reports.push(report);
+        throw new Error("listener bug");
+      },
+    });
+    expect(response.text).toBe("echo: ping");
+    for (const report of reports) {
+      expect(["attempt", "retry", "output"]).toContain(report.kind);
+      expect(Number.isInteger(report.attempt) && report.attempt >= 1).toBe(true);
+    }
   });
 
   test("rejects a request whose signal is already aborted", async () => {
