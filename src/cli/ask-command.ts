@@ -9,7 +9,7 @@ import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
-import { RunSummary } from "./run-summary.ts";
+import { formatRunHeader, RunSummary } from "./run-summary.ts";
 import { displayValue } from "../util/display-value.ts";
 
 /** How `ask` prints its result: `text` (the answer), `json` (one result object) or `jsonl` (every event as a line, then the result). */
@@ -113,8 +113,9 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   }
   // What happened, on stderr: the whole summary on a terminal, its first line in a log.
   if (summary) io.stderr.write(`\n${summary.format(result, tracePath ? { tracePath } : {})}`);
-  else if (format === "text") io.stderr.write(`\n${new RunSummary().format(result, tracePath ? { tracePath } : {}).split("\n")[0]}\n`);
-  if (interrupted) {
+  else if (format === "text") io.stderr.write(`\n${formatRunHeader(result)}${tracePath ? ` · trace ${tracePath}` : ""}\n`);
+  // A Ctrl-C that came as the session was answering anyway does not undo the answer.
+  if (interrupted && result.status !== "final") {
     io.stderr.write("rlmkit: interrupted (Ctrl-C)\n");
     return EXIT_INTERRUPTED;
   }

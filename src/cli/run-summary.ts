@@ -50,16 +50,7 @@ export class RunSummary {
 
   /** The summary of a finished run: a header line (status, turns, tokens, cost, time), one line per turn, retries and the trace. */
   format(result: SessionResult, { tracePath }: { readonly tracePath?: string } = {}): string {
-    const { usage } = result;
-    const header = [
-      result.status,
-      `${result.iterations} turn${result.iterations === 1 ? "" : "s"}`,
-      `${formatTokens(usage.promptTokens + usage.completionTokens, usage.estimated === true)}${usage.estimated === true ? " (estimated)" : ""}`,
-      // No model call, no cost to speak of.
-      usage.modelCalls > 0 ? formatCost(usage.costUsd, usage.costKnown !== false) : "",
-      `${(result.durationMs / 1000).toFixed(1)} s`,
-    ].filter((part) => part !== "").join(" · ");
-    const lines = [header];
+    const lines = [formatRunHeader(result)];
     const turns = [...this.#turns.entries()].sort(([a], [b]) => a - b);
     const hidden = turns.length - SHOWN_TURNS;
     if (hidden > 0) lines.push(`  … ${hidden} earlier turn${hidden === 1 ? "" : "s"}`);
@@ -73,6 +64,25 @@ export class RunSummary {
     if (tracePath) lines.push(`  trace: ${tracePath}`);
     return `${lines.join("\n")}\n`;
   }
+}
+
+/**
+ * The first line of a summary: status, turns, tokens (`~… (estimated)` when the
+ * server reported none), cost (`cost unknown` without a price) and time, e.g.
+ * `final · 3 turns · 4,321 tokens · $0.0123 · 12.3 s`.
+ */
+export function formatRunHeader(result: SessionResult): string {
+  const { usage } = result;
+  return [
+    result.status,
+    `${result.iterations} turn${result.iterations === 1 ? "" : "s"}`,
+    `${formatTokens(usage.promptTokens + usage.completionTokens, usage.estimated === true)}${usage.estimated === true ? " (estimated)" : ""}`,
+    // No model call, no cost to speak of.
+    usage.modelCalls > 0 ? formatCost(usage.costUsd, usage.costKnown !== false) : "",
+    `${(result.durationMs / 1000).toFixed(1)} s`,
+  ]
+    .filter((part) => part !== "")
+    .join(" · ");
 }
 
 /** One step of a turn in a few words, or undefined when it is not worth a mention. */
