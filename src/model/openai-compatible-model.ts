@@ -211,7 +211,6 @@ export class OpenAICompatibleModel implements ModelClient {
     let rawFinishReason: string | null | undefined;
     let usage: UsageBody | null | undefined;
     let model: string | undefined;
-    let reasoningCharacters = 0;
     for await (const chunk of stream) {
       model ||= chunk.model;
       if (chunk.usage) usage = chunk.usage;
@@ -219,10 +218,10 @@ export class OpenAICompatibleModel implements ModelClient {
       if (!choice) continue;
       if (typeof choice.delta?.content === "string") text += choice.delta.content;
       const reasoningPart = reasoningField(choice.delta);
-      reasoningCharacters += reasoningPart?.length ?? 0;
       reasoning += reasoningPart ?? "";
       if (request.onProgress && (reasoningPart || choice.delta?.content)) {
         const characters = text.length;
+        const reasoningCharacters = reasoning.length;
         reportProgress(request.onProgress, { kind: "output", attempt, characters, reasoningCharacters, estimatedTokens: Math.ceil((characters + reasoningCharacters) / CHARS_PER_TOKEN) });
       }
       if (choice.finish_reason) rawFinishReason = choice.finish_reason;
