@@ -89,6 +89,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       ...(listeners.length > 0 ? { onEvent: (event: SessionEvent) => listeners.forEach((listener) => listener(event)) } : {}),
       ...(config.subModel !== undefined ? { subModel: buildModel(config, "subModel") } : {}),
       budget: { maxModelCalls: config.maxModelCalls, ...(config.budgetUsd !== undefined ? { maxCostUsd: config.budgetUsd } : {}) },
+      ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     });
   } finally {
     progress?.stop();

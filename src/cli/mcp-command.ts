@@ -42,6 +42,7 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         maxModelCalls: config.maxModelCalls,
         ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),
+        ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
       },
     });
     const stdinClosed = new Promise<void>((resolve) => {

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ITERATIONS } from "../session/session-defaults.ts";
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TOKENS } from "../session/session-defaults.ts";
 import { DEFAULT_BASE_URL } from "../model/model-defaults.ts";
 import { DEFAULT_MAX_MODEL_CALLS } from "../subcalls/budget-tracker.ts";
 
@@ -53,7 +53,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "timeoutMs", kind: "positive-integer", env: "RLMKIT_TIMEOUT_MS", flag: "--timeout-ms", description: "wall-clock limit for the whole session" },
   { name: "requestTimeoutMs", kind: "positive-integer", env: "RLMKIT_REQUEST_TIMEOUT_MS", flag: "--request-timeout-ms", description: "time one model request may take" },
   { name: "temperature", kind: "number", env: "RLMKIT_TEMPERATURE", flag: "--temperature", description: "sampling temperature (server default when unset)" },
-  { name: "maxTokens", kind: "positive-integer", env: "RLMKIT_MAX_TOKENS", flag: "--max-tokens", description: "completion token limit per model call" },
+  { name: "maxTokens", kind: "positive-integer", env: "RLMKIT_MAX_TOKENS", flag: "--max-tokens", defaultValue: DEFAULT_MAX_TOKENS, description: "completion token limit per model turn (sent as max_tokens)" },
   { name: "stream", kind: "boolean", env: "RLMKIT_STREAM", flag: "--stream", defaultValue: false, description: "stream model replies (SSE)" },
   { name: "trace", kind: "string", env: "RLMKIT_TRACE", flag: "--trace", description: "JSONL trace file written during `ask`" },
 ];

@@ -28,7 +28,7 @@ export interface McpServerOptions {
   /** Builds the sub-call model, when one is configured. */
   readonly createSubModel?: () => ModelClient;
   /** Defaults for `rlm_query` limits; a client's own values win. */
-  readonly defaults?: { readonly maxIterations?: number; readonly timeoutMs?: number; readonly budgetUsd?: number; readonly maxModelCalls?: number };
+  readonly defaults?: { readonly maxIterations?: number; readonly timeoutMs?: number; readonly budgetUsd?: number; readonly maxModelCalls?: number; readonly maxTokens?: number };
   /** Server name and version reported to clients. */
   readonly version?: string;
 }
@@ -148,6 +148,7 @@ export function createMcpServer({ repo, openRepository, createModel, createSubMo
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(createSubModel ? { subModel: createSubModel() } : {}),
       budget: { ...(defaults.maxModelCalls !== undefined ? { maxModelCalls: defaults.maxModelCalls } : {}), ...(budgetUsd !== undefined ? { maxCostUsd: budgetUsd } : {}) },
+      ...(defaults.maxTokens !== undefined ? { maxTokens: defaults.maxTokens } : {}),
       onEvent: (event) => {
         if (event.type === "model_call" && event.depth === 0) void report(++steps, `turn ${event.iteration}`);
       },

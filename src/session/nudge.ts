@@ -21,11 +21,13 @@ const PYTHON = new Set(["python", "py", "python3", "ipython"]);
  * renders the nudge (`prompts/nudge.md`) that names it and shows the accepted form.
  *
  * @param text the reply without its reasoning
+ * @param cutNote what to say first when the reply was cut at the token limit
  * @param skipped the fences found in `text` that do not run
  */
-export function nudgeFor({ text, reasoning, skipped }: { readonly text: string; readonly reasoning?: string; readonly skipped: readonly CodeBlock[] }): Nudge {
+export function nudgeFor({ text, reasoning, skipped, cutNote }: { readonly text: string; readonly reasoning?: string; readonly skipped: readonly CodeBlock[]; readonly cutNote?: string }): Nudge {
   const { kind, found } = classify(text, reasoning, skipped);
-  return { kind, found, text: renderPrompt(loadPrompt("nudge"), { found }) };
+  const nudge = renderPrompt(loadPrompt("nudge"), { found });
+  return { kind, found, text: cutNote !== undefined ? `${cutNote}\n\n${nudge}` : nudge };
 }
 
 function classify(text: string, reasoning: string | undefined, skipped: readonly CodeBlock[]): { kind: MissingCodeKind; found: string } {

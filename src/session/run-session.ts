@@ -27,14 +27,15 @@ import { renderSubcallSection } from "../subcalls/subcall-prompt.ts";
 import { PendingSubcalls } from "../subcalls/pending-subcalls.ts";
 import type { SubcallLimits } from "../subcalls/subcall-limits.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
-import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES } from "./session-defaults.ts";
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS } from "./session-defaults.ts";
+import { historyCopy, readCutReply } from "./cut-reply.ts";
 import { readReply } from "./reply-reasoning.ts";
 import { nudgeFor } from "./nudge.ts";
 import { clip } from "../util/clip.ts";
 import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
 import { isModelClient, validateSessionOptions } from "./validate-options.ts";
 
-export { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES };
+export { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS };
 /** Default cap on one tool result, serialized. */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 1_000_000;
 /** Tool results up to this size are copied into the trace whole; larger ones only by size. */
@@ -81,6 +82,12 @@ export interface SessionOptions {
    * what the model said; the trace and the HTML view keep the reasoning either way.
    */
   readonly keepReasoning?: boolean;
+  /**
+   * Completion token limit of each model turn, sent as `max_tokens` (it wins over the
+   * client's own default). Default 4,096. A reply cut at this limit runs only its
+   * complete blocks, and the model is told where it was cut.
+   */
+  readonly maxTokens?: number;
   /** Replies in a row without runnable code that get a nudge; the next one ends the session with status `no_code`. Default 2. */
   readonly maxNudges?: number;
   /** Replaces the system prompt template (slots as in `prompts/system.md`). */
@@ -142,6 +149,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     systemPromptTemplate,
     keepReasoning = false,
     maxNudges = DEFAULT_MAX_NUDGES,
+    maxTokens = DEFAULT_MAX_TOKENS,
     subModel = options.model,
     subcalls,
     budget,
@@ -153,7 +161,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     _internal = {},
   } = options;
   // Invalid options reject here, before anything starts.
-  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
+  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, maxTokens, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
   const sandboxFactory = resolveSandboxFactory(givenSandboxFactory, sandboxOptions.backend);
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, navOptions) : repo;
@@ -274,6 +282,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
             ...(systemPromptTemplate !== undefined ? { systemPromptTemplate } : {}),
             keepReasoning,
             maxNudges,
+            maxTokens,
             _internal: { now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}), parent: { tree, ledger: request.ledger, depth: depth + 1, parentSessionId: sessionId } },
           }),
       });
@@ -308,7 +317,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       let response: ModelResponse;
       try {
         const onProgress = relayModelProgress({ emit, iteration: iterations, model: model.modelId, now });
-        response = await raceAbort(model.complete({ messages: [...messages], signal: controller.signal, onProgress }), controller.signal);
+        response = await raceAbort(model.complete({ messages: [...messages], maxTokens, signal: controller.signal, onProgress }), controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return finishAborted(controller.signal.reason);
         const message = `model call failed: ${(error as Error)?.message ?? error}`;
@@ -322,11 +331,19 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       // Reasoning never runs: blocks are read from the reply without it.
       const reply = readReply(response, keepReasoning);
       emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}), costUsd: cost.costUsd, priced: cost.priced });
-      messages.push({ role: "assistant", content: reply.historyText });
+      // The trace has the whole reply; the history a copy short enough to re-send.
+      messages.push({ role: "assistant", content: historyCopy(reply.historyText) });
 
-      const { runnable, skipped } = extractCodeBlocks(reply.text, parsesAsJavaScript);
+      const { runnable: found, skipped } = extractCodeBlocks(reply.text, parsesAsJavaScript);
+      const { run: runnable, droppedUnclosed, note: cutNote } = readCutReply(response, found, maxTokens);
+      if (runnable.length === 0 && droppedUnclosed) {
+        // The model wrote code but ran out of tokens inside it: not a reply without code.
+        emit({ type: "feedback", iteration: iterations, text: cutNote! });
+        messages.push({ role: "user", content: cutNote! });
+        continue;
+      }
       if (runnable.length === 0) {
-        const nudge = nudgeFor({ text: reply.text, ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}), skipped });
+        const nudge = nudgeFor({ text: reply.text, ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}), skipped, ...(cutNote !== undefined ? { cutNote } : {}) });
         if (nudges >= maxNudges) {
           const message = `the model wrote no runnable code in ${nudges + 1} replies in a row (the last one: ${nudge.found})`;
           emit({ type: "error", iteration: iterations, message });
@@ -353,7 +370,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
           return finish("final", { answer });
         }
       }
-      const notes: string[] = [];
+      const notes: string[] = cutNote !== undefined ? [cutNote] : [];
       const exhausted = tree.tracker.exhausted;
       if (exhausted) {
         // A sub-call was refused: children stop here; the root answers in one last turn.

@@ -12,6 +12,7 @@ export interface CheckedSessionOptions {
   readonly timeoutMs: unknown;
   readonly maxToolResultChars: unknown;
   readonly maxNudges: unknown;
+  readonly maxTokens: unknown;
   readonly systemPromptTemplate: unknown;
   /** Whether the session will have extra tools (their section must have a place in the template). */
   readonly hasTools: boolean;
@@ -34,6 +35,7 @@ export function validateSessionOptions(options: CheckedSessionOptions): void {
   if (!Number.isInteger(maxToolResultChars) || (maxToolResultChars as number) < 1) invalid("maxToolResultChars", `runSession: maxToolResultChars must be a positive integer, got ${String(maxToolResultChars)}.`);
   const { maxNudges } = options;
   if (!Number.isInteger(maxNudges) || (maxNudges as number) < 0) invalid("maxNudges", `runSession: maxNudges must be a whole number ≥ 0, got ${String(maxNudges)}.`);
+  if (!Number.isInteger(options.maxTokens) || (options.maxTokens as number) < 1) invalid("maxTokens", `runSession: maxTokens must be a positive integer, got ${String(options.maxTokens)}.`);
   if (systemPromptTemplate !== undefined) checkTemplate(systemPromptTemplate, options);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { startOpenAIServer, type HandlerResult } from "../support/openai-server.ts";
+import { startOpenAIServer, type HandlerResult, type RecordedHttpRequest } from "../support/openai-server.ts";
 import { js, runCli } from "./run-cli.ts";
 
 const python = (code: string) => "```python\n" + code + "\n```";
@@ -13,7 +13,11 @@ interface Row {
   readonly answer?: unknown;
   /** What the user sees on stderr (stdout holds the result JSON: it is not a terminal). */
   readonly stderr: RegExp;
+  /** What the model was sent. */
+  readonly requests?: (requests: readonly RecordedHttpRequest[]) => void;
 }
+
+const runaway = `${js('const where = "src/retry.ts"')}\n${"again ".repeat(35_000)}`;
 
 const rows: Row[] = [
   {
@@ -40,9 +44,32 @@ const rows: Row[] = [
     status: "no_code",
     stderr: /^rlmkit: no answer: the model wrote no runnable code in 3 replies in a row \(the last one: it had a ```python fence, and only JavaScript runs here\)\n$/,
   },
+  {
+    label: "a 200,000-character reply cut at --max-tokens: its block ran, the next request is small and says where it was cut",
+    flags: ["--max-tokens", "512"],
+    replies: [{ text: runaway, finishReason: "length", usage: { prompt_tokens: 800, completion_tokens: 512 } }, js("FINAL(where)")],
+    code: 0,
+    status: "final",
+    answer: "src/retry.ts",
+    stderr: /^$/,
+    requests: (requests) => {
+      expect(requests.map((request) => request.body.max_tokens)).toEqual([512, 512]);
+      expect(JSON.stringify(requests[1]!.body).length).toBeLessThan(20_000);
+      expect(requests[1]!.body.messages!.at(-1)!.content).toContain("Your reply was cut at 512 tokens (the limit is 512 tokens per reply): block 1 was run.");
+    },
+  },
+  {
+    label: "max_tokens 4,096 is sent by default",
+    replies: [js("FINAL(0)")],
+    code: 0,
+    status: "final",
+    answer: 0,
+    stderr: /^$/,
+    requests: (requests) => expect(requests[0]!.body.max_tokens).toBe(4096),
+  },
 ];
 
-describe("rlmkit ask: reasoning and replies without code", () => {
+describe("rlmkit ask: reasoning, cut replies and replies without code", () => {
   test.for(rows)("$label", async (row) => {
     await using server = await startOpenAIServer(row.replies);
     const run = await runCli(["ask", "Where is the retry policy?", "--model", "m", "--base-url", server.url, ...(row.flags ?? [])]);
@@ -52,5 +79,6 @@ describe("rlmkit ask: reasoning and replies without code", () => {
     expect(result.status).toBe(row.status);
     expect(result.answer).toEqual(row.answer);
     expect(server.requests).toHaveLength(row.replies.length);
+    row.requests?.(server.requests);
   });
 });

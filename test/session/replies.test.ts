@@ -9,6 +9,8 @@ import { startOpenAIServer, type HandlerResult, type RecordedHttpRequest } from 
 const js = (code: string) => "```js\n" + code + "\n```";
 const python = (code: string) => "```python\n" + code + "\n```";
 const draft = js('FINAL("a guess from the reasoning")');
+// A valid block, then repetition until the token limit (seen from small local models).
+const runaway = `${js('const first = "ran"; print(first)')}\n${"and so on ".repeat(20_000)}`;
 
 /** What the model was shown in request `index`: its last message, and every assistant message before it. */
 function told(requests: readonly RecordedHttpRequest[], index: number) {
@@ -92,6 +94,51 @@ const rows: Row[] = [
       expect(told(requests, 2).last).toContain("prose only");
       expect(told(requests, 3).last).toContain("ran");
       expect(told(requests, 4).last).toContain("it was empty");
+    },
+  },
+  {
+    label: "a 200,000-character runaway reply cut at max_tokens: its block runs, the history keeps a clipped copy, the model is told",
+    replies: [{ text: runaway, finishReason: "length", usage: { prompt_tokens: 900, completion_tokens: 4096 } }, js("FINAL(first)")],
+    status: "final",
+    answer: "ran",
+    check: (requests, events) => {
+      expect(requests[0]!.body.max_tokens).toBe(4096);
+      const { last, assistant } = told(requests, 1);
+      expect(last).toContain("Your reply was cut at 4,096 tokens (the limit is 4,096 tokens per reply): block 1 was run.");
+      expect(last).toContain("output:\nran");
+      expect(assistant[0]!.length).toBeLessThan(8_200);
+      expect(assistant[0]).toContain(`left out of the history: ${runaway.length.toLocaleString("en-US")} characters in all`);
+      expect(JSON.stringify(requests[1]!.body).length).toBeLessThan(20_000);
+      // The trace keeps the reply whole.
+      expect(events.find((event) => event.type === "model_call")).toMatchObject({ text: runaway, finishReason: "length" });
+    },
+  },
+  {
+    label: "streamed and cut inside its second block: the unclosed block does not run",
+    stream: true,
+    replies: [{ text: `${js("const a = 1")}\n${"```js\nFINAL('half of a tho"}`, finishReason: "length", chunks: [js("const a = 1"), "\n```js\nFINAL('half", " of a tho"] }, js("FINAL(a)")],
+    status: "final",
+    answer: 1,
+    check: (requests) => expect(told(requests, 1).last).toMatch(/: block 1 was run\. block 2 was cut before its closing fence and was not run\./),
+  },
+  {
+    label: "cut inside its only block: told so, not nudged (it wrote code)",
+    replies: [{ text: "```js\nconst x = [1, 2,", finishReason: "length" }, { text: "```js\nconst x = [1, 2,", finishReason: "length" }, { text: "```js\nconst x = [1, 2,", finishReason: "length" }, js("FINAL(3)")],
+    status: "final",
+    answer: 3,
+    check: (requests) => {
+      expect(told(requests, 1).last).toMatch(/^Your reply was cut at \d+ tokens .*block 1 was cut before its closing fence and was not run\./);
+      expect(told(requests, 3).last).not.toContain("Nothing ran: your reply had no");
+    },
+  },
+  {
+    label: "reasoning that runs into the limit: told it was cut and that it was only reasoning",
+    replies: [{ text: "", reasoning: "Let me think. ".repeat(500), finishReason: "length" }, js("FINAL(4)")],
+    status: "final",
+    answer: 4,
+    check: (requests) => {
+      expect(told(requests, 1).last).toContain("no ```js block was complete, so nothing ran.");
+      expect(told(requests, 1).last).toContain("it was only reasoning");
     },
   },
 ];
