@@ -1,26 +1,40 @@
 /**
- * Code navigation benchmark: cold index build, warm start from the disk cache,
- * and nav_search latency, side by side with ripgrep on the same files.
+ * Code navigation benchmark, side by side with ripgrep on the same files, on
+ * two corpora of Python code that ship with the machine:
  *
- * Corpus: the JavaScript and TypeScript files under this project's
- * node_modules (each under 1 MiB), copied into a temporary repository up to
- * three times (a/, b/, c/) until there are 10,000 files.
+ * - "stdlib": every `.py` file of Debian's system Python (`/usr/lib/python3.11`)
+ *   and its packages (`/usr/lib/python3/dist-packages`), copied into a
+ *   temporary repository (about 2,000 files, 28 MB).
+ * - "installation": a whole Python installation, indexed where it lies: the
+ *   directory in RLMKIT_BENCH_INSTALLATION, or else the largest
+ *   `~/.pyenv/versions/<v>/lib/python3.<n>` (sources, tests, byte-code caches,
+ *   extension modules: about 50,000 files, 800 MB); without either, the Debian
+ *   Python trees above with all their files, copied until there are 50,000 files.
  *
- * Run: `npx node bench/nav.ts` (or `npm run bench -- nav`). ripgrep comes from
- * Debian's `ripgrep` package; without `rg` on PATH the comparison is skipped.
+ * For each: cold index (a new process, no cache), warm start (a new process,
+ * disk cache), for every query the first search of a new process (disk cache
+ * warm) and the median of repeated searches in one process, each against rg's
+ * time for the same query; peak RSS and cores used (CPU time over wall time,
+ * all threads) of the indexing and searching processes.
+ *
+ * Run: `npm run build && npm run bench -- nav` (or `npx node bench/nav.ts [stdlib|installation]`).
+ * It measures the build (dist/), as a package user runs it.
+ * ripgrep comes from Debian's `ripgrep` package and is required.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createNavTools } from "../src/nav/index.ts";
+import { createNavTools } from "../dist/src/nav/index.js";
 import { median } from "./median.ts";
 
-const PROJECT_ROOT = fileURLToPath(new URL("../", import.meta.url));
-const CORPUS_FILES = 10_000;
 const REPEATS = 5;
-const EXTENSIONS = new Set([".ts", ".js", ".mjs", ".cjs", ".mts", ".cts"]);
+const ALL = 10_000_000;
+// Searches that return every match can take long on a loaded machine; the bench measures them, it does not cut them off.
+const SEARCH_TIMEOUT_MS = 120_000;
+const DEBIAN_TREES = ["/usr/lib/python3.11", "/usr/lib/python3/dist-packages"];
+const INSTALLATION_FILES = 50_000;
 
 interface Query {
   readonly label: string;
@@ -30,115 +44,222 @@ interface Query {
 }
 
 const QUERIES: Query[] = [
-  { label: "literal, common", query: "function", regex: false, caseSensitive: true },
-  { label: "literal, rare", query: "readFileSync", regex: false, caseSensitive: true },
-  { label: "literal, case-insensitive", query: "promise<void>", regex: false, caseSensitive: false },
-  { label: "regex", query: "export\\s+(async\\s+)?function\\s+\\w+Sync\\b", regex: true, caseSensitive: true },
+  { label: "literal, ~60,000 lines in stdlib", query: "self.", regex: false, caseSensitive: true },
+  { label: "literal, common", query: "def ", regex: false, caseSensitive: true },
+  { label: "literal, rare", query: "subprocess.Popen", regex: false, caseSensitive: true },
+  { label: "literal, case-insensitive", query: "todo", regex: false, caseSensitive: false },
+  { label: "regex, classes ending in Error", query: String.raw`^\s*class\s+\w+Error\b`, regex: true, caseSensitive: true },
+  { label: "regex, methods", query: String.raw`def\s+\w+\(self`, regex: true, caseSensitive: true },
+  { label: "regex, alternation", query: String.raw`import\s+(os|sys)\b`, regex: true, caseSensitive: true },
+  { label: "regex, case-insensitive", query: String.raw`\bhttps?://\w+`, regex: true, caseSensitive: false },
 ];
 
-if (process.argv[2] === "--warm") {
-  await warmChild(process.argv[3], process.argv[4]);
-} else {
-  await main();
+/** A pattern that backtracks exponentially on a backtracking engine. */
+const CATASTROPHIC: Query = { label: "nested repetition", query: String.raw`^(\w+\s?)+:$`, regex: true, caseSensitive: true };
+
+interface ProcessFigures {
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly rssMb: number;
+  readonly note: string;
 }
 
-async function main(): Promise<void> {
+const mode = process.argv[2];
+if (mode === "--cold" || mode === "--warm") await indexChild(process.argv[3], process.argv[4]);
+else if (mode === "--first") await firstSearchChild(process.argv[3], process.argv[4], Number(process.argv[5]));
+else if (mode === "--repeat") await repeatedSearchChild(process.argv[3], process.argv[4]);
+else await main(mode);
+
+async function main(only: string | undefined): Promise<void> {
+  await checkBuild();
+  if (spawnSync("rg", ["--version"]).status !== 0) {
+    console.error("bench/nav.ts compares with ripgrep, and `rg` is not on the PATH: install it (Debian: apt-get install ripgrep)");
+    process.exit(1);
+  }
+  const rgVersion = spawnSync("rg", ["--version"], { encoding: "utf8" }).stdout.split("\n")[0];
+  console.log(`${os.cpus().length} cores, load average ${os.loadavg().map((load) => load.toFixed(1)).join(" ")}, Node ${process.version}, ${rgVersion}`);
   const base = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-nav-bench-"));
-  const repo = path.join(base, "repo");
-  const cacheDir = path.join(base, "cache");
   try {
-    const files = await buildCorpus(repo);
-    const bytes = (await Promise.all(files.map((file) => fs.stat(path.join(repo, file))))).reduce((sum, stat) => sum + stat.size, 0);
-    console.log(`corpus: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB (JS/TS from node_modules), ${os.cpus().length} cores, Node ${process.version}`);
-
-    let started = performance.now();
-    const cold = await createNavTools(repo, { cacheDir });
-    const info = await cold.info();
-    const coldMs = performance.now() - started;
-    console.log(`cold index: ${fmt(coldMs)} for ${info.files} files, ${info.lines.toLocaleString("en-US")} lines, ${info.symbols.toLocaleString("en-US")} symbols (goal < 30 s)`);
-    await cold.close();
-
-    const warm = spawnSync(process.execPath, [...(process.env.RLMKIT_BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.RLMKIT_BENCH_PROFILE] : []), fileURLToPath(import.meta.url), "--warm", repo, cacheDir], { encoding: "utf8" });
-    if (warm.status !== 0) throw new Error(`warm start failed: ${warm.stderr}`);
-    console.log(warm.stdout.trim());
-
-    const nav = await createNavTools(repo, { cacheDir });
-    const rg = spawnSync("rg", ["--version"], { encoding: "utf8" });
-    const hasRg = rg.status === 0;
-    if (!hasRg) console.log("ripgrep (rg) is not on PATH: the comparison is skipped (apt-get install ripgrep)");
-    console.log("");
-    console.log("| query | matching lines | nav_search first | nav_search warm (median) | nav_search limit 50 (median) | rg (median) | warm / rg |");
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (const query of QUERIES) {
-      const options = { regex: query.regex, caseSensitive: query.caseSensitive };
-      started = performance.now();
-      const first = await nav.search(query.query, { ...options, limit: 10_000_000 });
-      const firstMs = performance.now() - started;
-      if ("error" in first) throw new Error(first.error);
-      const full: number[] = [];
-      const limited: number[] = [];
-      for (let repeat = 0; repeat < REPEATS; repeat++) {
-        started = performance.now();
-        await nav.search(query.query, { ...options, limit: 10_000_000 });
-        full.push(performance.now() - started);
-        started = performance.now();
-        await nav.search(query.query, options);
-        limited.push(performance.now() - started);
-      }
-      let rgCell = "skipped";
-      let ratio = "—";
-      if (hasRg) {
-        const args = ["--no-config", "--hidden", "--no-ignore", "--max-filesize", "1M", "-n", "--column", ...(query.caseSensitive ? ["-s"] : ["-i"]), ...(query.regex ? ["-e", query.query] : ["-F", "-e", query.query]), "."];
-        const times: number[] = [];
-        let lines = 0;
-        for (let repeat = 0; repeat < REPEATS + 1; repeat++) {
-          started = performance.now();
-          const run = spawnSync("rg", args, { cwd: repo, encoding: "utf8", maxBuffer: 1 << 30 });
-          const elapsed = performance.now() - started;
-          if (repeat > 0) times.push(elapsed);
-          lines = run.stdout.split("\n").filter(Boolean).length;
-        }
-        rgCell = `${fmt(median(times))} (${lines} lines)`;
-        ratio = `${(median(full) / median(times)).toFixed(2)}×`;
-      }
-      console.log(`| ${query.label}: \`${query.query}\` | ${first.matches.length} | ${fmt(firstMs)} | ${fmt(median(full))} | ${fmt(median(limited))} | ${rgCell} | ${ratio} |`);
-    }
-    await nav.close();
+    if (!only || only === "stdlib") await benchCorpus("stdlib", await buildStdlib(path.join(base, "stdlib")), path.join(base, "cache-stdlib"));
+    if (!only || only === "installation") await benchCorpus("installation", await findInstallation(path.join(base, "installation")), path.join(base, "cache-installation"));
   } finally {
     await fs.rm(base, { recursive: true, force: true });
   }
 }
 
-async function warmChild(repo: string, cacheDir: string): Promise<void> {
-  const started = performance.now();
-  const nav = await createNavTools(repo, { cacheDir });
-  const info = await nav.info();
-  const elapsed = performance.now() - started;
-  const stats = nav.stats();
-  await nav.close();
-  console.log(`warm start (new process, disk cache): ${fmt(elapsed)} to nav_info over ${info.files} files (${stats.fromCache} from cache, ${stats.analyzed} parsed) (goal < 1 s)`);
+async function benchCorpus(name: string, corpus: { root: string; how: string }, cacheDir: string): Promise<void> {
+  console.log(`\n## ${name}: ${corpus.how}`);
+  const cold = child(["--cold", corpus.root, cacheDir]);
+  console.log(`cold index (new process, no cache): ${fmt(cold.ms)}, ${cores(cold)} cores, peak RSS ${cold.rssMb.toFixed(0)} MB — ${cold.note}`);
+  const warm = child(["--warm", corpus.root, cacheDir]);
+  console.log(`warm start (new process, disk cache, until nav_info answers): ${fmt(warm.ms)}, peak RSS ${warm.rssMb.toFixed(0)} MB — ${warm.note}`);
+  const repeated = child(["--repeat", corpus.root, cacheDir]);
+  const repeatedMs = JSON.parse(repeated.note) as { medians: number[]; lines: number[]; catastrophic: { ms: number; result: string } };
+  console.log(`searching process: peak RSS ${repeated.rssMb.toFixed(0)} MB, ${cores(repeated)} cores over its life`);
+  console.log("");
+  console.log("| query | nav lines | rg lines | first search (new process) | rg | first / rg | repeated (median) | rg (median) | repeated / rg |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  QUERIES.forEach((query, index) => {
+    const first = child(["--first", corpus.root, cacheDir, String(index)]);
+    const rg = ripgrep(corpus.root, query);
+    const firstRg = rg.times[0];
+    const repeatedRg = median(rg.times.slice(1));
+    const repeatedNav = repeatedMs.medians[index];
+    console.log(
+      `| ${query.label}: \`${query.query}\`${query.caseSensitive ? "" : " (-i)"} | ${repeatedMs.lines[index]} | ${rg.lines} | ${fmt(first.ms)} | ${fmt(firstRg)} | ${(first.ms / firstRg).toFixed(2)}× | ${fmt(repeatedNav)} | ${fmt(repeatedRg)} | ${(repeatedNav / repeatedRg).toFixed(2)}× |`,
+    );
+  });
+  const rgCatastrophic = ripgrep(corpus.root, CATASTROPHIC);
+  console.log(`\ncatastrophic pattern \`${CATASTROPHIC.query}\`, default limit (50): ${fmt(repeatedMs.catastrophic.ms)}, ${repeatedMs.catastrophic.result}; rg with every match: ${fmt(median(rgCatastrophic.times))}, ${rgCatastrophic.lines} lines`);
 }
 
-async function buildCorpus(repo: string): Promise<string[]> {
-  const sources: string[] = [];
-  const modules = path.join(PROJECT_ROOT, "node_modules");
-  for (const entry of await fs.readdir(modules, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !EXTENSIONS.has(path.extname(entry.name))) continue;
-    const absolute = path.join(entry.parentPath, entry.name);
-    if ((await fs.stat(absolute)).size < 1024 * 1024) sources.push(path.relative(modules, absolute));
+// Runs this file in a new process and reads its figures.
+function child(args: string[]): ProcessFigures {
+  const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`${args[0]} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as ProcessFigures;
+}
+
+function report(started: number, cpu: NodeJS.CpuUsage, note: string): void {
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, rssMb: process.resourceUsage().maxRSS / 1024, note } satisfies ProcessFigures));
+}
+
+async function indexChild(root: string, cacheDir: string): Promise<void> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const nav = await createNavTools(root, { cacheDir });
+  const info = await nav.info();
+  const stats = nav.stats();
+  await nav.close();
+  report(started, cpu, `${info.files.toLocaleString("en-US")} files, ${(info.bytes / 1e6).toFixed(0)} MB, ${info.lines.toLocaleString("en-US")} lines, ${info.symbols.toLocaleString("en-US")} symbols; ${stats.analyzed} parsed, ${stats.fromCache} from the cache`);
+}
+
+async function firstSearchChild(root: string, cacheDir: string, index: number): Promise<void> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const nav = await createNavTools(root, { cacheDir, searchTimeoutMs: SEARCH_TIMEOUT_MS });
+  const query = QUERIES[index];
+  const result = await nav.search(query.query, { regex: query.regex, caseSensitive: query.caseSensitive, limit: ALL });
+  if ("error" in result) throw new Error(result.error);
+  report(started, cpu, `${result.matches.length}`);
+  await nav.close();
+}
+
+async function repeatedSearchChild(root: string, cacheDir: string): Promise<void> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const nav = await createNavTools(root, { cacheDir, searchTimeoutMs: SEARCH_TIMEOUT_MS });
+  const medians: number[] = [];
+  const lines: number[] = [];
+  for (const query of QUERIES) {
+    const options = { regex: query.regex, caseSensitive: query.caseSensitive, limit: ALL };
+    const first = await nav.search(query.query, options);
+    if ("error" in first) throw new Error(first.error);
+    lines.push(first.matches.length);
+    const times: number[] = [];
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      const at = performance.now();
+      await nav.search(query.query, options);
+      times.push(performance.now() - at);
+    }
+    medians.push(median(times));
   }
-  sources.sort();
-  const files: string[] = [];
-  for (const copy of ["a", "b", "c"]) {
-    for (const source of sources) {
-      if (files.length >= CORPUS_FILES) break;
-      const target = path.join(copy, source);
-      await fs.mkdir(path.join(repo, path.dirname(target)), { recursive: true });
-      await fs.copyFile(path.join(modules, source), path.join(repo, target));
-      files.push(target);
+  const at = performance.now();
+  const catastrophic = await nav.search(CATASTROPHIC.query, { regex: true, caseSensitive: true });
+  const catastrophicMs = performance.now() - at;
+  const result = "error" in catastrophic ? `error: ${catastrophic.error}` : `${catastrophic.matches.length} matches${catastrophic.truncated ? " (truncated)" : ""}`;
+  await nav.close();
+  report(started, cpu, JSON.stringify({ medians, lines, catastrophic: { ms: catastrophicMs, result } }));
+}
+
+// rg's times for one query: the first run, then REPEATS more; and its line count.
+function ripgrep(root: string, query: Query): { times: number[]; lines: number } {
+  const args = ["--no-config", "--no-require-git", "--hidden", "--max-filesize", "1M", "-n", "--column", query.caseSensitive ? "-s" : "-i", ...(query.regex ? ["-e", query.query] : ["-F", "-e", query.query]), "."];
+  const times: number[] = [];
+  let lines = 0;
+  for (let repeat = 0; repeat <= REPEATS; repeat++) {
+    const started = performance.now();
+    const run = spawnSync("rg", args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
+    times.push(performance.now() - started);
+    lines = run.stdout.split("\n").filter(Boolean).length;
+  }
+  return { times, lines };
+}
+
+async function buildStdlib(root: string): Promise<{ root: string; how: string }> {
+  let files = 0;
+  let bytes = 0;
+  for (const tree of DEBIAN_TREES) {
+    for (const entry of await fs.readdir(tree, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith(".py")) continue;
+      const source = path.join(entry.parentPath, entry.name);
+      const target = path.join(root, path.basename(tree), path.relative(tree, source));
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.copyFile(source, target);
+      bytes += (await fs.stat(target)).size;
+      files++;
     }
   }
-  return files;
+  if (files === 0) throw new Error(`no Python files under ${DEBIAN_TREES.join(" or ")} (Debian: apt-get install python3)`);
+  return { root, how: `${files.toLocaleString("en-US")} .py files, ${(bytes / 1e6).toFixed(0)} MB, from ${DEBIAN_TREES.join(" and ")}, copied` };
+}
+
+async function findInstallation(copyRoot: string): Promise<{ root: string; how: string }> {
+  const candidates: string[] = [];
+  if (process.env.RLMKIT_BENCH_INSTALLATION) candidates.push(process.env.RLMKIT_BENCH_INSTALLATION);
+  const pyenv = path.join(os.homedir(), ".pyenv", "versions");
+  for (const version of await fs.readdir(pyenv).catch(() => [] as string[])) {
+    for (const lib of await fs.readdir(path.join(pyenv, version, "lib")).catch(() => [] as string[])) {
+      if (/^python3\.\d+$/.test(lib)) candidates.push(path.join(pyenv, version, "lib", lib));
+    }
+  }
+  let best: { root: string; files: number; bytes: number } | undefined;
+  for (const candidate of candidates) {
+    const { files, bytes } = await countTree(candidate);
+    if (candidate === process.env.RLMKIT_BENCH_INSTALLATION || !best || files > best.files) best = { root: candidate, files, bytes };
+    if (candidate === process.env.RLMKIT_BENCH_INSTALLATION) break;
+  }
+  if (best) return { root: best.root, how: `a whole Python installation, ${best.root} in place: ${best.files.toLocaleString("en-US")} files, ${(best.bytes / 1e6).toFixed(0)} MB` };
+  let files = 0;
+  let bytes = 0;
+  for (let copy = 1; files < INSTALLATION_FILES; copy++) {
+    for (const tree of DEBIAN_TREES) {
+      const target = path.join(copyRoot, `copy${copy}`, path.basename(tree));
+      await fs.cp(tree, target, { recursive: true, verbatimSymlinks: true });
+      const counted = await countTree(target);
+      files += counted.files;
+      bytes += counted.bytes;
+    }
+  }
+  return { root: copyRoot, how: `${DEBIAN_TREES.join(" and ")} with all their files, copied until there are ${INSTALLATION_FILES.toLocaleString("en-US")}: ${files.toLocaleString("en-US")} files, ${(bytes / 1e6).toFixed(0)} MB` };
+}
+
+async function countTree(root: string): Promise<{ files: number; bytes: number }> {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of await fs.readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    bytes += (await fs.stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return { files, bytes };
+}
+
+// The bench measures the build, as a package user runs it (from source, Node strips types from each module first).
+async function checkBuild(): Promise<void> {
+  const built = await fs.stat(fileURLToPath(new URL("../dist/src/nav/index.js", import.meta.url))).catch(() => undefined);
+  const sources = fileURLToPath(new URL("../src/nav/", import.meta.url));
+  const newest = Math.max(...(await Promise.all((await fs.readdir(sources)).map(async (name) => (await fs.stat(path.join(sources, name))).mtimeMs))));
+  if (!built || built.mtimeMs < newest) {
+    console.error("bench/nav.ts measures the build (dist/), which is missing or older than src/nav: run `npm run build` first");
+    process.exit(1);
+  }
+}
+
+function cores(figures: ProcessFigures): string {
+  return (figures.cpuMs / figures.ms).toFixed(2);
 }
 
 function fmt(ms: number): string {

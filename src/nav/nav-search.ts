@@ -28,22 +28,28 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   }
   const request = { query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
   if (symbols) return searchSymbols(context, request, glob);
+  // The workers start while this thread walks the repository.
+  context.engine.warm();
   const result = await context.engine.search(context.searchFiles(), request);
   if ("error" in result) return { error: result.error };
   // Files the workers found changed on disk are analysed again; the others are trusted without a stat.
   for (const changed of result.changed) await context.index.record(changed);
-  await context.index.prepare(new Set(result.matches.map((match) => match.path)));
-  const matches: SearchMatch[] = [];
+  const paths = result.paths();
+  await context.index.prepare(paths);
+  const symbolsByPath = new Map<string, (NavSymbol | undefined)[]>();
+  for (const path of paths) {
+    const record = await context.index.record(path, false);
+    symbolsByPath.set(path, record ? innermostByLine(record.symbols) : []);
+  }
   let currentPath: string | undefined;
   let lineSymbols: (NavSymbol | undefined)[] = [];
-  for (const match of result.matches) {
-    if (match.path !== currentPath) {
-      currentPath = match.path;
-      const record = await context.index.record(match.path, false);
-      lineSymbols = record ? innermostByLine(record.symbols) : [];
+  const matches = result.build((path, line, column, text): SearchMatch => {
+    if (path !== currentPath) {
+      currentPath = path;
+      lineSymbols = symbolsByPath.get(path) ?? [];
     }
-    matches.push({ ...match, symbol: lineSymbols[match.line]?.name ?? null });
-  }
+    return { path, line, column, text, symbol: lineSymbols[line]?.name ?? null };
+  });
   return { matches, truncated: result.truncated };
 }
 

@@ -48,33 +48,34 @@ export interface WorkerMatches {
   readonly changed: number[];
 }
 
-/** A line that matched: path, 1-based line and column, and the line's text. */
-export interface TextMatch {
-  readonly path: string;
-  readonly line: number;
-  readonly column: number;
-  readonly text: string;
+/**
+ * The matches of a search, kept as the workers sent them (flat arrays) until
+ * the caller builds its own objects from them, so no intermediate object per match is made.
+ */
+export interface TextMatches {
+  /** Matches found (at most `limit`). */
+  readonly count: number;
+  readonly truncated: boolean;
+  readonly searchedFiles: number;
+  /** Paths found changed on disk since the index last saw them (their matches are from the new text). */
+  readonly changed: string[];
+  /** The paths with matches, each once, in file order. */
+  paths(): string[];
+  /** One value per match, in file order: `make(path, line, column, text)` with 1-based line and column. */
+  build<T>(make: (path: string, line: number, column: number, text: string) => T): T[];
 }
 
 /** What a search returns: matches, or an error value (bad pattern, time limit). */
-export type TextSearchResult =
-  | {
-      readonly matches: TextMatch[];
-      readonly truncated: boolean;
-      readonly searchedFiles: number;
-      /** Paths found changed on disk since the index last saw them (their matches are from the new text). */
-      readonly changed: string[];
-    }
-  | { readonly error: string };
+export type TextSearchResult = TextMatches | { readonly error: string };
 
 /** Search workers started: one per core, at most this many. */
 export const MAX_SEARCH_WORKERS = 4;
 /** Characters of file text all search workers together keep in memory between searches. */
 const CACHE_BUDGET_CHARS = 512 * 1024 * 1024;
 /**
- * A worker that makes no progress for this long (one file, or 1,024 names) is
- * running a pattern that backtracks catastrophically: the search is run again
- * on the linear-time engine.
+ * A worker that spends this much CPU time without progress (one file, 256
+ * matches, or 1,024 names) is running a pattern that backtracks
+ * catastrophically: the search is run again on the linear-time engine.
  */
 export const STALL_MS = 300;
 
@@ -128,6 +129,11 @@ export class TextSearchEngine {
         return reply.error !== undefined ? { error: reply.error } : { hits: reply.hits ?? [] };
       }),
     );
+  }
+
+  /** Starts the workers ahead of a search, so they load while the caller prepares it. */
+  warm(): void {
+    this.#ensureSlots(this.#workerCount);
   }
 
   /** Stops the workers; a later search starts new ones. */
@@ -202,7 +208,7 @@ export class TextSearchEngine {
       return await new Promise<Reply[]>((resolve, reject) => {
         const replies: Reply[] = new Array(slots.length);
         let missing = slots.length;
-        const last = slots.map((slot) => ({ beat: Atomics.load(slot.heartbeat, 0), at: Date.now(), done: false }));
+        const last = slots.map((slot) => ({ beat: Atomics.load(slot.heartbeat, 0), cpuMs: -1, done: false }));
         cancel = () => reject(new Error("the search was cancelled because the navigation tools were closed"));
         this.#cancels.add(cancel);
         slots.forEach((slot, index) => {
@@ -216,14 +222,19 @@ export class TextSearchEngine {
         });
         timer = setTimeout(() => reject(new TimeoutError()), Math.max(0, deadline - Date.now()));
         if (watchStalls) {
+          // A stall is CPU time without progress, so a worker merely waiting for a busy machine is not taken for one.
           watcher = setInterval(() => {
-            const now = Date.now();
-            slots.forEach((slot, index) => {
+            slots.forEach(async (slot, index) => {
               const beat = Atomics.load(slot.heartbeat, 0);
-              if (last[index].done || beat !== last[index].beat) {
-                last[index].beat = beat;
-                last[index].at = now;
-              } else if (now - last[index].at >= STALL_MS) {
+              const state = last[index];
+              if (state.done) return;
+              const usage = await slot.worker.cpuUsage().catch(() => undefined);
+              if (!usage) return;
+              const cpuMs = (usage.user + usage.system) / 1000;
+              if (beat !== state.beat || state.cpuMs < 0) {
+                state.beat = beat;
+                state.cpuMs = cpuMs;
+              } else if (cpuMs - state.cpuMs >= STALL_MS) {
                 reject(new Stalled());
               }
             });
@@ -290,21 +301,51 @@ export class TextSearchEngine {
 
 class TimeoutError extends Error {}
 
-// Joins the workers' matches in file order (the shares are contiguous and in order), up to limit + 1.
-function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextSearchResult {
-  const matches: TextMatch[] = [];
+// Joins the workers' matches in file order (the shares are contiguous and in order), up to `limit`.
+function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextMatches {
   const changed: string[] = [];
   let searchedFiles = 0;
+  let total = 0;
   for (const reply of replies) {
     searchedFiles += reply.searchedFiles;
+    total += reply.count;
     for (const index of reply.changed) changed.push(files[index].path);
-    if (matches.length > limit) continue;
-    const texts = reply.count > 0 ? reply.texts.split("\n") : [];
-    for (let match = 0; match < reply.count && matches.length <= limit; match++) {
-      const meta = reply.meta;
-      matches.push({ path: files[meta[match * 3]].path, line: meta[match * 3 + 1], column: meta[match * 3 + 2], text: texts[match] });
-    }
   }
-  const truncated = matches.length > limit;
-  return { matches: truncated ? matches.slice(0, limit) : matches, truncated, searchedFiles, changed };
+  const count = Math.min(total, limit);
+  const each = (visit: (reply: WorkerMatches, match: number) => void) => {
+    let seen = 0;
+    for (const reply of replies) {
+      for (let match = 0; match < reply.count && seen < count; match++, seen++) visit(reply, match);
+    }
+  };
+  return {
+    count,
+    truncated: total > limit,
+    searchedFiles,
+    changed,
+    paths() {
+      const paths: string[] = [];
+      let last = -1;
+      each((reply, match) => {
+        const file = reply.meta[match * 3];
+        if (file !== last) paths.push(files[file].path);
+        last = file;
+      });
+      return paths;
+    },
+    build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
+      const built: T[] = [];
+      let texts: string[] = [];
+      let current: WorkerMatches | undefined;
+      each((reply, match) => {
+        if (reply !== current) {
+          current = reply;
+          texts = reply.texts.split("\n");
+        }
+        const meta = reply.meta;
+        built.push(make(files[meta[match * 3]].path, meta[match * 3 + 1], meta[match * 3 + 2], texts[match]));
+      });
+      return built;
+    },
+  };
 }
