@@ -16,6 +16,7 @@ export function buildModel(config: EffectiveConfig, which: "model" | "subModel" 
     ...(config.requestTimeoutMs !== undefined ? { timeoutMs: config.requestTimeoutMs } : {}),
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}),
     stream: config.stream,
   });
 }

@@ -16,6 +16,7 @@ const MODEL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: strin
   { key: "requestTimeoutMs", flags: "--request-timeout-ms <ms>", description: "time one model request may take, streaming included (default 120000)" },
   { key: "temperature", flags: "--temperature <t>", description: "sampling temperature" },
   { key: "maxTokens", flags: "--max-tokens <n>", description: "completion token limit per model call" },
+  { key: "contextWindow", flags: "--context-window <tokens>", description: "the model's context window; older turns are compacted to fit it" },
   { key: "stream", flags: "--stream", description: "stream model replies" },
 ];
 

@@ -35,6 +35,7 @@ export type ConfigKeyName =
   | "requestTimeoutMs"
   | "temperature"
   | "maxTokens"
+  | "contextWindow"
   | "stream"
   | "trace";
 
@@ -54,6 +55,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "requestTimeoutMs", kind: "positive-integer", env: "RLMKIT_REQUEST_TIMEOUT_MS", flag: "--request-timeout-ms", description: "time one model request may take" },
   { name: "temperature", kind: "number", env: "RLMKIT_TEMPERATURE", flag: "--temperature", description: "sampling temperature (server default when unset)" },
   { name: "maxTokens", kind: "positive-integer", env: "RLMKIT_MAX_TOKENS", flag: "--max-tokens", defaultValue: DEFAULT_MAX_TOKENS, description: "completion token limit per model turn (sent as max_tokens)" },
+  { name: "contextWindow", kind: "positive-integer", env: "RLMKIT_CONTEXT_WINDOW", flag: "--context-window", description: "the model's context window in tokens; older turns are compacted to fit it" },
   { name: "stream", kind: "boolean", env: "RLMKIT_STREAM", flag: "--stream", defaultValue: false, description: "stream model replies (SSE)" },
   { name: "trace", kind: "string", env: "RLMKIT_TRACE", flag: "--trace", description: "JSONL trace file written during `ask`" },
 ];

@@ -23,7 +23,8 @@ export interface EffectiveConfig {
   readonly timeoutMs?: number;
   readonly requestTimeoutMs?: number;
   readonly temperature?: number;
-  readonly maxTokens?: number;
+  readonly maxTokens: number;
+  readonly contextWindow?: number;
   readonly stream: boolean;
   readonly trace?: string;
 }

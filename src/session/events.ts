@@ -1,6 +1,7 @@
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { BudgetHit, BudgetLimitName } from "../subcalls/budget-tracker.ts";
 import type { SessionStatus, SessionUsage } from "./session-result.ts";
+import type { Compaction } from "./history-budget.ts";
 
 /** Fields every event carries. */
 export interface EventBase {
@@ -29,6 +30,7 @@ export type SessionEvent = EventBase &
     | { readonly type: "tool_call"; readonly iteration: number; readonly index: number; readonly tool: string; readonly args: readonly unknown[]; readonly line: number; readonly injectedAs?: string; readonly resultChars?: number; readonly truncated?: boolean; readonly durationMs: number; readonly error?: string; /** Set when the tool itself failed (threw, or returned a value that is not JSON); `error` then holds its real message. */ readonly hostFault?: boolean; readonly result?: JsonValue }
     | { readonly type: "sandbox_result"; readonly iteration: number; readonly index: number; readonly output: string; readonly outputTruncated: boolean; readonly error?: { readonly kind: string; readonly name: string; readonly message: string; readonly line?: number; readonly column?: number }; readonly final?: boolean; readonly reset: boolean; readonly durationMs: number }
     | { readonly type: "feedback"; readonly iteration: number; readonly text: string }
+    | ({ readonly type: "history_compacted"; readonly iteration: number } & Compaction)
     | { readonly type: "final"; readonly iteration: number; readonly answer: JsonValue; readonly answerChars?: number; readonly answerTruncated?: boolean }
     | { readonly type: "error"; readonly iteration?: number; readonly message: string }
     | { readonly type: "session_end"; readonly status: SessionStatus; readonly iterations: number; readonly usage: SessionUsage; readonly durationMs: number; readonly answer?: JsonValue; readonly answerChars?: number; readonly answerTruncated?: boolean; readonly error?: string; readonly budget?: BudgetHit }

@@ -29,6 +29,8 @@ import type { SubcallLimits } from "../subcalls/subcall-limits.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS } from "./session-defaults.ts";
 import { historyCopy, readCutReply } from "./cut-reply.ts";
+import { HistoryBudget } from "./history-budget.ts";
+import { emptyTurnRecord, turnRecord } from "./turn-record.ts";
 import { readReply } from "./reply-reasoning.ts";
 import { nudgeFor } from "./nudge.ts";
 import { clip } from "../util/clip.ts";
@@ -88,6 +90,14 @@ export interface SessionOptions {
    * complete blocks, and the model is told where it was cut.
    */
   readonly maxTokens?: number;
+  /**
+   * The root model's context window in tokens; default `model.contextWindow`. When
+   * known, each request is kept within it: the oldest turns are compacted into short
+   * records (system prompt, question and the last turns stay whole; sandbox variables
+   * are untouched), and `maxTokens` is capped at half of it. Child sessions use their
+   * sub-model's own `contextWindow`.
+   */
+  readonly contextWindow?: number;
   /** Replies in a row without runnable code that get a nudge; the next one ends the session with status `no_code`. Default 2. */
   readonly maxNudges?: number;
   /** Replaces the system prompt template (slots as in `prompts/system.md`). */
@@ -149,7 +159,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     systemPromptTemplate,
     keepReasoning = false,
     maxNudges = DEFAULT_MAX_NUDGES,
-    maxTokens = DEFAULT_MAX_TOKENS,
+    maxTokens: requestedMaxTokens = DEFAULT_MAX_TOKENS,
+    contextWindow = options.model?.contextWindow,
     subModel = options.model,
     subcalls,
     budget,
@@ -161,7 +172,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     _internal = {},
   } = options;
   // Invalid options reject here, before anything starts.
-  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, maxTokens, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
+  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, maxTokens: requestedMaxTokens, contextWindow, systemPromptTemplate, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
   const sandboxFactory = resolveSandboxFactory(givenSandboxFactory, sandboxOptions.backend);
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, navOptions) : repo;
@@ -282,7 +293,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
             ...(systemPromptTemplate !== undefined ? { systemPromptTemplate } : {}),
             keepReasoning,
             maxNudges,
-            maxTokens,
+            maxTokens: requestedMaxTokens,
             _internal: { now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}), parent: { tree, ledger: request.ledger, depth: depth + 1, parentSessionId: sessionId } },
           }),
       });
@@ -297,17 +308,28 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       { role: "user", content: renderPrompt(loadPrompt("question"), { question }) },
     ];
     let nudges = 0;
+    // A reply must leave room for the prompt: at most half the window.
+    const maxTokens = contextWindow !== undefined ? Math.max(1, Math.min(requestedMaxTokens, Math.floor(contextWindow / 2))) : requestedMaxTokens;
+    const history = contextWindow !== undefined ? new HistoryBudget(contextWindow, maxTokens) : undefined;
+    const fitHistory = (): readonly ChatMessage[] => {
+      if (!history) return messages;
+      const fitted = history.fit(messages);
+      if (fitted.compaction) emit({ type: "history_compacted", iteration: iterations + 1, ...fitted.compaction });
+      return fitted.messages;
+    };
 
     while (iterations < maxIterations) {
       if (controller.signal.aborted) return finishAborted(controller.signal.reason);
+      let sent = fitHistory();
       // Every model call is checked against the tree's budget; the root's one last turn after it ran out is let through.
-      let decision = tree.tracker.reserve({ model: model.modelId, promptTokens: estimateUsage(messages, "").promptTokens, force: lastTurn === "pending" });
+      let decision = tree.tracker.reserve({ model: model.modelId, promptTokens: estimateUsage(sent, "").promptTokens, force: lastTurn === "pending" });
       if (!decision.ok) {
         reportBudget(decision.hit);
         if (depth > 0 || lastTurn === "taken") return finish("budget_exceeded");
         lastTurn = "pending";
         const last = messages[messages.length - 1]!;
         messages[messages.length - 1] = { role: last.role, content: `${last.content}\n\n${renderPrompt(loadPrompt("final-turn"), { reason: decision.hit.message })}` };
+        sent = fitHistory();
         decision = tree.tracker.reserve({ model: model.modelId, promptTokens: 0, force: true });
         if (!decision.ok) return finish("budget_exceeded");
       }
@@ -317,7 +339,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       let response: ModelResponse;
       try {
         const onProgress = relayModelProgress({ emit, iteration: iterations, model: model.modelId, now });
-        response = await raceAbort(model.complete({ messages: [...messages], maxTokens, signal: controller.signal, onProgress }), controller.signal);
+        response = await raceAbort(model.complete({ messages: [...sent], maxTokens, signal: controller.signal, onProgress }), controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return finishAborted(controller.signal.reason);
         const message = `model call failed: ${(error as Error)?.message ?? error}`;
@@ -340,6 +362,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         // The model wrote code but ran out of tokens inside it: not a reply without code.
         emit({ type: "feedback", iteration: iterations, text: cutNote! });
         messages.push({ role: "user", content: cutNote! });
+        history?.record(emptyTurnRecord(iterations, "the reply was cut inside its only block"));
         continue;
       }
       if (runnable.length === 0) {
@@ -352,6 +375,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         nudges++;
         emit({ type: "feedback", iteration: iterations, text: nudge.text });
         messages.push({ role: "user", content: nudge.text });
+        history?.record(emptyTurnRecord(iterations, `no runnable code: ${nudge.kind}`));
         continue;
       }
       nudges = 0;
@@ -385,6 +409,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       const feedback = formatFeedback(reports, notes);
       emit({ type: "feedback", iteration: iterations, text: feedback });
       messages.push({ role: "user", content: feedback });
+      history?.record(turnRecord(iterations, reports));
     }
     return finish("max_iterations", { error: `no FINAL answer after ${maxIterations} iterations` });
   } catch (error) {

@@ -13,6 +13,7 @@ export interface CheckedSessionOptions {
   readonly maxToolResultChars: unknown;
   readonly maxNudges: unknown;
   readonly maxTokens: unknown;
+  readonly contextWindow: unknown;
   readonly systemPromptTemplate: unknown;
   /** Whether the session will have extra tools (their section must have a place in the template). */
   readonly hasTools: boolean;
@@ -36,6 +37,7 @@ export function validateSessionOptions(options: CheckedSessionOptions): void {
   const { maxNudges } = options;
   if (!Number.isInteger(maxNudges) || (maxNudges as number) < 0) invalid("maxNudges", `runSession: maxNudges must be a whole number ≥ 0, got ${String(maxNudges)}.`);
   if (!Number.isInteger(options.maxTokens) || (options.maxTokens as number) < 1) invalid("maxTokens", `runSession: maxTokens must be a positive integer, got ${String(options.maxTokens)}.`);
+  if (options.contextWindow !== undefined && (!Number.isInteger(options.contextWindow) || (options.contextWindow as number) < 1)) invalid("contextWindow", `runSession: contextWindow must be a positive integer (tokens), got ${String(options.contextWindow)}.`);
   if (systemPromptTemplate !== undefined) checkTemplate(systemPromptTemplate, options);
 }
 

@@ -67,6 +67,23 @@ const rows: Row[] = [
     stderr: /^$/,
     requests: (requests) => expect(requests[0]!.body.max_tokens).toBe(4096),
   },
+  {
+    label: "--context-window 8000: large outputs are compacted, every request fits, the answer comes from turn 1's variable",
+    flags: ["--context-window", "8000", "--max-iterations", "6"],
+    replies: [js('const found = "src/retry.ts"; print("x".repeat(30000))'), ...[1, 2, 3, 4].map((turn) => js(`print("${turn}".repeat(30000))`)), js("FINAL(found)")],
+    code: 0,
+    status: "final",
+    answer: "src/retry.ts",
+    stderr: /^$/,
+    requests: (requests) => {
+      for (const request of requests) {
+        expect(request.body.max_tokens).toBe(4000);
+        const promptChars = request.body.messages!.reduce((sum, message) => sum + message.content.length, 0);
+        expect(Math.ceil(promptChars / 4) + 4000).toBeLessThanOrEqual(8000);
+      }
+      expect(requests.at(-1)!.body.messages![1]!.content).toContain("compacted to fit the model's context window");
+    },
+  },
 ];
 
 describe("rlmkit ask: reasoning, cut replies and replies without code", () => {
