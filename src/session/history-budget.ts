@@ -13,6 +13,11 @@ const FIRST_RECORDS_KEPT = 3;
 /** Turns at the end of the history always kept whole, when they fit. */
 export const DEFAULT_KEEP_TURNS = 2;
 
+/** The completion tokens a turn asks for: `requested`, capped at half the context window when it is known, so a reply leaves room for the prompt. */
+export function turnMaxTokens(requested: number, contextWindow: number | undefined): number {
+  return contextWindow !== undefined ? Math.max(1, Math.min(requested, Math.floor(contextWindow / 2))) : requested;
+}
+
 /** What one compaction did, for the `history_compacted` event. */
 export interface Compaction {
   /** Turns now replaced by records, in all. */

@@ -5,7 +5,6 @@ import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-cli
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
 import { checkToolArguments, toolSignature } from "../tools/tool-arguments.ts";
-import { extractCodeBlocks } from "../intercept/extract-code-blocks.ts";
 import { interceptBlock, rewriteBlockMapped } from "../intercept/intercept-block.ts";
 import { boundResult } from "./bound-result.ts";
 import { capEvent } from "./cap-event.ts";
@@ -28,11 +27,9 @@ import { PendingSubcalls } from "../subcalls/pending-subcalls.ts";
 import type { SubcallLimits } from "../subcalls/subcall-limits.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS } from "./session-defaults.ts";
-import { historyCopy, readCutReply } from "./cut-reply.ts";
-import { HistoryBudget } from "./history-budget.ts";
+import { HistoryBudget, turnMaxTokens } from "./history-budget.ts";
 import { emptyTurnRecord, turnRecord } from "./turn-record.ts";
-import { readReply } from "./reply-reasoning.ts";
-import { nudgeFor } from "./nudge.ts";
+import { readTurn } from "./read-turn.ts";
 import { clip } from "../util/clip.ts";
 import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
 import { isModelClient, validateSessionOptions } from "./validate-options.ts";
@@ -308,8 +305,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       { role: "user", content: renderPrompt(loadPrompt("question"), { question }) },
     ];
     let nudges = 0;
-    // A reply must leave room for the prompt: at most half the window.
-    const maxTokens = contextWindow !== undefined ? Math.max(1, Math.min(requestedMaxTokens, Math.floor(contextWindow / 2))) : requestedMaxTokens;
+    const maxTokens = turnMaxTokens(requestedMaxTokens, contextWindow);
     const history = contextWindow !== undefined ? new HistoryBudget(contextWindow, maxTokens) : undefined;
     const fitHistory = (): readonly ChatMessage[] => {
       if (!history) return messages;
@@ -350,38 +346,27 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       }
       const cost = priceCall(model.modelId, response.usage, tree.prices);
       ledger.record({ depth, model: model.modelId, usage: response.usage, costUsd: cost.costUsd, priced: cost.priced, estimated: response.usageEstimated === true });
-      // Reasoning never runs: blocks are read from the reply without it.
-      const reply = readReply(response, keepReasoning);
-      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}), costUsd: cost.costUsd, priced: cost.priced });
-      // The trace has the whole reply; the history a copy short enough to re-send.
-      messages.push({ role: "assistant", content: historyCopy(reply.historyText) });
-
-      const { runnable: found, skipped } = extractCodeBlocks(reply.text, parsesAsJavaScript);
-      const { run: runnable, droppedUnclosed, note: cutNote } = readCutReply(response, found, maxTokens);
-      if (runnable.length === 0 && droppedUnclosed) {
-        // The model wrote code but ran out of tokens inside it: not a reply without code.
-        emit({ type: "feedback", iteration: iterations, text: cutNote! });
-        messages.push({ role: "user", content: cutNote! });
-        history?.record(emptyTurnRecord(iterations, "the reply was cut inside its only block"));
-        continue;
-      }
-      if (runnable.length === 0) {
-        const nudge = nudgeFor({ text: reply.text, ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}), skipped, ...(cutNote !== undefined ? { cutNote } : {}) });
-        if (nudges >= maxNudges) {
+      // Reasoning never runs: blocks are read from the reply without it. The trace has the whole reply; the history a copy short enough to re-send.
+      const turn = readTurn(response, { keepReasoning, maxTokens, parsesAsJs: parsesAsJavaScript });
+      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, ...(turn.reasoning !== undefined ? { reasoning: turn.reasoning } : {}), costUsd: cost.costUsd, priced: cost.priced });
+      messages.push({ role: "assistant", content: turn.historyText });
+      if (turn.withoutCode) {
+        const { nudge, text, why } = turn.withoutCode;
+        if (nudge && nudges >= maxNudges) {
           const message = `the model wrote no runnable code in ${nudges + 1} replies in a row (the last one: ${nudge.found})`;
           emit({ type: "error", iteration: iterations, message });
           return finish("no_code", { error: message });
         }
-        nudges++;
-        emit({ type: "feedback", iteration: iterations, text: nudge.text });
-        messages.push({ role: "user", content: nudge.text });
-        history?.record(emptyTurnRecord(iterations, `no runnable code: ${nudge.kind}`));
+        if (nudge) nudges++;
+        emit({ type: "feedback", iteration: iterations, text });
+        messages.push({ role: "user", content: text });
+        history?.record(emptyTurnRecord(iterations, why));
         continue;
       }
       nudges = 0;
 
       const reports: BlockReport[] = [];
-      for (const [index, block] of runnable.entries()) {
+      for (const [index, block] of turn.run.entries()) {
         if (controller.signal.aborted) return finishAborted(controller.signal.reason);
         emit({ type: "code_block", iteration: iterations, index, language: block.language, code: block.code, unclosed: block.unclosed });
         const report = await runBlock(index, block.code, block.unclosed);
@@ -394,7 +379,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
           return finish("final", { answer });
         }
       }
-      const notes: string[] = cutNote !== undefined ? [cutNote] : [];
+      const notes: string[] = [...turn.notes];
       const exhausted = tree.tracker.exhausted;
       if (exhausted) {
         // A sub-call was refused: children stop here; the root answers in one last turn.

@@ -97,6 +97,16 @@ const rows: Row[] = [
     },
   },
   {
+    label: "a ```ts block with types, then ```json: each nudge says why that fence does not run",
+    replies: ["```ts\nconst n: number = 1;\nFINAL(n)\n```", '```json\n{"answer": 1}\n```', js("FINAL(1)")],
+    status: "final",
+    answer: 1,
+    check: (requests) => {
+      expect(told(requests, 1).last).toContain("it had a ```ts fence, which does not run: it is not plain JavaScript (types do not run)");
+      expect(told(requests, 2).last).toContain("it had a ```json fence, which does not run: only ```js runs");
+    },
+  },
+  {
     label: "a 200,000-character runaway reply cut at max_tokens: its block runs, the history keeps a clipped copy, the model is told",
     replies: [{ text: runaway, finishReason: "length", usage: { prompt_tokens: 900, completion_tokens: 4096 } }, js("FINAL(first)")],
     status: "final",
