@@ -69,6 +69,7 @@ export {
   type NavOutline,
   type NavReadOptions,
   type NavReadResult,
+  type NavRefsOptions,
   type NavSearchOptions,
   type NavSearchResult,
   type NavSymbol,
@@ -76,6 +77,7 @@ export {
   type NavToolsOptions,
   type OutlineNode,
   type SearchMatch,
+  type ReferenceKind,
   type SymbolKind,
   type SymbolSummary,
 } from "./nav/index.ts";

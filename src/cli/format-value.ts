@@ -39,14 +39,16 @@ function flatLine(record: Record<string, unknown>): string {
 
 /**
  * Renders a nav tool's result for a person: search matches as `path:line:column  text  (symbol)`,
+ * references as `path:line:column  text  (call in symbol)`,
  * read results as the source with line numbers, anything else with {@link formatValue}.
  */
 export function formatNavResult(tool: string, result: unknown): string {
   const record = typeof result === "object" && result !== null ? (result as Record<string, unknown>) : undefined;
-  if (tool === "nav_search" && record && Array.isArray(record.matches)) {
-    const matches = record.matches as { path: string; line: number; column: number; text: string; symbol: string | null; kind?: string }[];
+  if ((tool === "nav_search" || tool === "nav_refs") && record && Array.isArray(record.matches)) {
+    const matches = record.matches as { path: string; line: number; column: number; text: string; symbol: string | null; kind?: string; reference?: string }[];
     if (matches.length === 0) return "no matches";
-    const lines = matches.map((match) => `${match.path}:${match.line}:${match.column}  ${match.text.trim()}${match.symbol ? `  (${match.kind ? `${match.kind} ` : ""}${match.symbol})` : ""}`);
+    const where = (match: (typeof matches)[number]) => (match.reference ? `  (${match.reference}${match.symbol ? ` in ${match.symbol}` : ""})` : match.symbol ? `  (${match.kind ? `${match.kind} ` : ""}${match.symbol})` : "");
+    const lines = matches.map((match) => `${match.path}:${match.line}:${match.column}  ${match.text.trim()}${where(match)}`);
     return `${lines.join("\n")}${record.truncated ? "\n… more matches; raise the limit with '{\"limit\": 200}'" : ""}`;
   }
   if (tool === "nav_read" && record && typeof record.text === "string" && typeof record.startLine === "number") {

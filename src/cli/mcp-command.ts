@@ -17,7 +17,7 @@ export const MCP_SHUTDOWN_MS = 500;
 export function registerMcpCommand(program: Command, io: CliIo, version: string, done: (code: number) => void): void {
   const command = program
     .command("mcp")
-    .description("serve rlm_query and the five nav tools over MCP on stdio")
+    .description("serve rlm_query and the six nav tools over MCP on stdio")
     .option("--repo <dir>", "repository the tools read", ".");
   addModelOptions(command);
   command.action(async (options: Record<string, unknown>) => {

@@ -9,7 +9,7 @@ import { closeNavTools, loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
 
 /**
- * Registers `rlmkit nav info|ls|outline|read|search [args...]`: the navigation
+ * Registers `rlmkit nav info|ls|outline|read|search|refs [args...]`: the navigation
  * tools for a person. Arguments are positional, as the model passes them; a
  * string parameter takes the text as it is, and for other parameters an argument that parses as JSON (a number, `true`, an object like
  * `'{"glob":"src/**"}'`) is passed as that value, anything else as a string.
@@ -22,7 +22,7 @@ export function registerNavCommand(program: Command, io: CliIo, done: (code: num
     .argument("[args...]", "positional arguments, as the model passes them (JSON values or plain strings)")
     .option("--repo <dir>", "repository to navigate", ".")
     .option("--json", "print the tool's result as JSON")
-    .addHelpText("after", "\nExamples:\n  rlmkit nav info --repo .\n  rlmkit nav search runSession --repo .\n  rlmkit nav outline src/index.ts\n  rlmkit nav read src/index.ts:1-20")
+    .addHelpText("after", "\nExamples:\n  rlmkit nav info --repo .\n  rlmkit nav search runSession --repo .\n  rlmkit nav outline src/index.ts\n  rlmkit nav read src/index.ts:1-20\n  rlmkit nav refs RetryPolicy.next")
     .action(async (name: string, args: string[], options: { repo: string; json?: boolean }) => {
       done(await nav(name, args, options, io));
     });

@@ -2,13 +2,12 @@ import type { NavTools } from "../nav/index.ts";
 import type { Tool } from "../tools/tool.ts";
 import { CliError } from "./cli-error.ts";
 
-/** The names of the five navigation tools, in the order they are documented. */
-export const NAV_TOOL_NAMES = ["nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search"] as const;
+export { NAV_TOOL_NAMES } from "../nav/nav-tool-names.ts";
 
 const opened: NavTools[] = [];
 
 /**
- * Creates the five navigation tools over a repository (see `createNavTools`).
+ * Creates the six navigation tools over a repository (see `createNavTools`).
  * The indexes stay open for the life of the process (the MCP server reuses
  * them); {@link closeNavTools} saves their caches.
  */

@@ -45,7 +45,7 @@ interface QueryArguments {
 
 /**
  * Creates an MCP server (official SDK, low-level `Server`) exposing `rlm_query`
- * and the five nav tools with their JSON Schemas. Arguments are validated before
+ * and the six nav tools with their JSON Schemas. Arguments are validated before
  * any work; a bad argument, a failing tool or a session without an answer comes
  * back as a tool result with `isError: true`, an unknown tool as an
  * `InvalidParams` protocol error. Nothing a client sends can stop the server.

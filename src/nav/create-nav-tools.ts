@@ -9,7 +9,8 @@ import { navInfo } from "./nav-info.ts";
 import { navLs } from "./nav-ls.ts";
 import { navOutline } from "./nav-outline.ts";
 import { navRead } from "./nav-read.ts";
-import type { NavError, NavInfo, NavListing, NavOutline, NavReadOptions, NavReadResult, NavSearchOptions, NavSearchResult } from "./nav-results.ts";
+import { navRefs } from "./nav-refs.ts";
+import type { NavError, NavInfo, NavListing, NavOutline, NavReadOptions, NavReadResult, NavRefsOptions, NavSearchOptions, NavSearchResult } from "./nav-results.ts";
 import { navSearch } from "./nav-search.ts";
 import { RepositoryIndex, type IndexStats } from "./repo-index.ts";
 import { TextSearchEngine } from "./text-search.ts";
@@ -37,9 +38,9 @@ export interface NavToolsOptions {
   readonly searchTimeoutMs?: number;
 }
 
-/** The five navigation tools over one repository, usable by a session or directly. */
+/** The six navigation tools over one repository, usable by a session or directly. */
 export interface NavTools {
-  /** `nav_info`, `nav_ls`, `nav_outline`, `nav_read` and `nav_search`, ready to register with a session. */
+  /** `nav_info`, `nav_ls`, `nav_outline`, `nav_read`, `nav_search` and `nav_refs`, ready to register with a session. */
   readonly tools: Tool[];
   /** The repository at a glance, for the system prompt (same as `nav_info()`). */
   info(): Promise<NavInfo>;
@@ -51,6 +52,8 @@ export interface NavTools {
   read(target: string, options?: NavReadOptions): Promise<NavReadResult | NavError>;
   /** `nav_search(query, options)`: matching lines with their enclosing symbol, or matching symbols. */
   search(query: string, options?: NavSearchOptions): Promise<NavSearchResult | NavError>;
+  /** `nav_refs(name, options)`: where a symbol is used (calls, imports, member uses), each with its enclosing symbol. */
+  refs(name: string, options?: NavRefsOptions): Promise<NavSearchResult | NavError>;
   /** How the index was filled (files, analysed now, taken from the disk cache). */
   stats(): IndexStats;
   /** Saves the index cache and stops the search worker. */
@@ -98,6 +101,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     outline: (path: string) => navOutline(context, path),
     read: (target: string, readOptions?: NavReadOptions) => navRead(context, target, readOptions),
     search: (query: string, searchOptions?: NavSearchOptions) => navSearch(context, query, searchOptions),
+    refs: (name: string, refsOptions?: NavRefsOptions) => navRefs(context, name, refsOptions),
   };
   return {
     ...nav,
@@ -110,7 +114,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
   };
 }
 
-type NavCalls = Pick<NavTools, "info" | "ls" | "outline" | "read" | "search">;
+type NavCalls = Pick<NavTools, "info" | "ls" | "outline" | "read" | "search" | "refs">;
 
 function json(value: unknown): JsonValue {
   return value as JsonValue;
@@ -191,6 +195,28 @@ function createToolList(nav: NavCalls): Tool[] {
       },
       handler: async ({ query, options }) => json(await nav.search(query, options)),
       example: 'const hits = nav_search("retry", { glob: "src/**" })',
+    }),
+    defineTool({
+      name: "nav_refs",
+      description: "Where a symbol is used: calls, imports, member uses, types and plain names of \"parse\" or \"Parser.parse\" (found by name, uses written as asked first), each {path, line, column, text, symbol, reference} where symbol is the enclosing symbol and reference the kind of use. {glob} filters paths; {limit} (default 50) caps matches and sets truncated.",
+      parameters: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "A symbol name, bare or qualified." },
+          options: {
+            type: "object",
+            properties: {
+              glob: { type: "string" },
+              limit: { type: "integer", minimum: 1, maximum: 1000 },
+            },
+            additionalProperties: false,
+          },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+      handler: async ({ name, options }) => json(await nav.refs(name, options)),
+      example: 'const uses = nav_refs("Parser.parse")',
     }),
   ];
 }

@@ -10,6 +10,7 @@ export type {
   NavOutline,
   NavReadOptions,
   NavReadResult,
+  NavRefsOptions,
   NavSearchOptions,
   NavSearchResult,
   OutlineNode,
@@ -23,4 +24,5 @@ export { detectLanguage } from "./languages.ts";
 export type { GrammarName, LanguageInfo } from "./languages.ts";
 export { extractSymbols } from "./extract-symbols.ts";
 export type { NavSymbol, SymbolKind } from "./symbol.ts";
+export type { ReferenceKind } from "./reference-sites.ts";
 export type { IndexStats } from "./repo-index.ts";

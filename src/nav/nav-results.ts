@@ -1,3 +1,4 @@
+import type { ReferenceKind } from "./reference-sites.ts";
 import type { NavSymbol, SymbolKind } from "./symbol.ts";
 
 /** A failure the model can act on, returned as a value instead of thrown. */
@@ -126,6 +127,16 @@ export interface SearchMatch {
   readonly symbol: string | null;
   /** For symbol searches: the symbol's kind. */
   readonly kind?: SymbolKind;
+  /** For `nav_refs`: how the name is used there. */
+  readonly reference?: ReferenceKind;
+}
+
+/** Options of `nav_refs`. */
+export interface NavRefsOptions {
+  /** Only files whose path matches this glob, as for `nav_search`. */
+  readonly glob?: string;
+  /** At most this many references (default 50). */
+  readonly limit?: number;
 }
 
 /** What `nav_search` returns. */

@@ -73,10 +73,10 @@ async function searchSymbols(
   return { matches, truncated: result.hits.length > request.limit };
 }
 
-// For each line, the innermost symbol covering it: containers are painted first, members over them.
 const lineTables = new WeakMap<readonly NavSymbol[], (NavSymbol | undefined)[]>();
 
-function innermostByLine(symbols: readonly NavSymbol[]): (NavSymbol | undefined)[] {
+/** For each line, the innermost symbol covering it: containers are painted first, members over them. */
+export function innermostByLine(symbols: readonly NavSymbol[]): (NavSymbol | undefined)[] {
   let table = lineTables.get(symbols);
   if (table) return table;
   table = [];

@@ -1,3 +1,4 @@
+import { NAV_TOOL_NAMES } from "../nav/nav-tool-names.ts";
 import type { NavTools } from "../nav/index.ts";
 import { runSession } from "../session/run-session.ts";
 import type { SessionEvent } from "../session/events.ts";
@@ -51,7 +52,7 @@ export async function replaySession({ events, repo, tools = [], context, onEvent
   if (!start) throw new Error("the trace has no root session_start event; is it a trace written by rlmkit?");
   const end = events.find((event): event is Extract<SessionEvent, { type: "session_end" }> => event.type === "session_end" && event.sessionId === start.sessionId);
   const available = new Set(tools.map((tool) => tool.name));
-  if (repo !== undefined) for (const name of ["nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search"]) available.add(name);
+  if (repo !== undefined) for (const name of NAV_TOOL_NAMES) available.add(name);
   const missing = start.tools.filter((name) => !available.has(name));
   if (missing.length > 0) throw new Error(`the recorded session used tools that are not available for the replay: ${missing.join(", ")}`);
   const used = new Set(start.tools);

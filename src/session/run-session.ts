@@ -53,7 +53,7 @@ export interface SessionOptions {
   /**
    * A repository to answer questions about: a path (opened with `createNavTools`
    * and closed at the end) or already-open `NavTools`. Registers `nav_info`,
-   * `nav_ls`, `nav_outline`, `nav_read` and `nav_search`, and tells the model in
+   * `nav_ls`, `nav_outline`, `nav_read`, `nav_search` and `nav_refs`, and tells the model in
    * the system prompt what repository it is looking at.
    */
   readonly repo?: string | NavTools;

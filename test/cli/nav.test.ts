@@ -18,6 +18,12 @@ describe("rlmkit nav: the navigation tools for a person, no model needed", () =>
     expect(run.stdout.trim()).toBe("src/retry.ts:6:17  return this.base * 2 ** attempt;  (RetryPolicy.next)");
   });
 
+  test("refs prints each use with its kind and enclosing symbol", async () => {
+    const run = await runCli(["nav", "refs", "RetryPolicy", "--repo", repo]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe("src/main.ts:1:10  import { RetryPolicy } from './retry.ts';  (import)\nsrc/main.ts:4:14  return new RetryPolicy().next(3);  (call in start)");
+  });
+
   test("search --json with options passed as a JSON argument", async () => {
     const run = await runCli(["nav", "search", "retrypolicy", '{"symbols": true}', "--repo", repo, "--json"]);
     expect(run.code).toBe(0);
@@ -40,7 +46,7 @@ describe("rlmkit nav: the navigation tools for a person, no model needed", () =>
   test.each([
     { label: "a target that does not exist (the tool's own error)", args: ["nav", "read", "NoSuchThing", "--repo", repo], message: /^rlmkit: .*NoSuchThing/ },
     { label: "a missing repository", args: ["nav", "info", "--repo", "/nonexistent/rlmkit-repo"], message: /^rlmkit: repository not found: \/nonexistent\/rlmkit-repo/ },
-    { label: "an unknown tool", args: ["nav", "grep", "x", "--repo", repo], message: /^rlmkit: unknown nav tool 'grep'; use one of: info, ls, outline, read, search/ },
+    { label: "an unknown tool", args: ["nav", "grep", "x", "--repo", repo], message: /^rlmkit: unknown nav tool 'grep'; use one of: info, ls, outline, read, search, refs/ },
     { label: "a missing required argument", args: ["nav", "outline", "--repo", repo], message: /^rlmkit: nav_outline: missing required argument 'path'/ },
     { label: "too many arguments", args: ["nav", "info", "extra", "--repo", repo], message: /^rlmkit: nav_info takes at most 0 arguments/ },
   ])("fails with one line and exit 1 for $label", async ({ args, message }) => {

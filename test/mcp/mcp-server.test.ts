@@ -37,9 +37,9 @@ describe("rlmkit mcp, driven by an MCP client from the official SDK", () => {
     await server?.close();
   });
 
-  test("lists rlm_query and the five nav tools with their input schemas", async () => {
+  test("lists rlm_query and the six nav tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["rlm_query", "nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["rlm_query", "nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search", "nav_refs"]);
     const query = tools.find((tool) => tool.name === "rlm_query")!;
     expect(query.inputSchema.required).toEqual(["question"]);
     expect(Object.keys(query.inputSchema.properties ?? {})).toEqual(["question", "path", "context", "maxIterations", "timeoutMs", "budgetUsd"]);

@@ -205,7 +205,7 @@ describe("nav_search", () => {
 
 describe("the tools as registered with a session", () => {
   test("are five tools with examples, and take positional arguments", async () => {
-    expect(nav.tools.map((tool) => tool.name)).toEqual(["nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search"]);
+    expect(nav.tools.map((tool) => tool.name)).toEqual(["nav_info", "nav_ls", "nav_outline", "nav_read", "nav_search", "nav_refs"]);
     for (const tool of nav.tools) expect(tool.example).toMatch(new RegExp(`^const \\w+ = ${tool.name}\\(`));
     const search = nav.tools.find((tool) => tool.name === "nav_search")!;
     const check = checkToolArguments(search, ["Backoff", { caseSensitive: true, glob: "lib/util.js" }]);
