@@ -21,7 +21,8 @@ export interface ResolvedSymbol {
  * resolves when passed back.
  */
 export async function resolveSymbol(context: NavContext, name: string, file?: string): Promise<ResolvedSymbol | NavError> {
-  const records: readonly FileRecord[] = file ? [(await context.index.record(file)) as FileRecord].filter(Boolean) : await context.index.records();
+  const one = file === undefined ? undefined : await context.index.record(file);
+  const records: readonly FileRecord[] = file === undefined ? await context.index.records() : one ? [one] : [];
   const prefix = file ? `${file}#` : "";
   for (const test of [(symbol: NavSymbol) => symbol.name === name, (symbol: NavSymbol) => plainName(symbol.name) === name, (symbol: NavSymbol) => namesSymbol(name, symbol.name)]) {
     const groups = groupMatches(records, test);
