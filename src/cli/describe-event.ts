@@ -1,5 +1,6 @@
 import type { SessionEvent } from "../session/events.ts";
 import { clip } from "../util/clip.ts";
+import { mapFinishReason } from "../model/finish-reason.ts";
 import { describeModelOutput, describeModelRequest, describeModelRetry } from "./describe-model-call.ts";
 
 /**
@@ -13,7 +14,9 @@ export function describeEvent(event: SessionEvent): string | undefined {
     case "session_start":
       return event.depth > 0 ? `${sub}started (${event.model})` : undefined;
     case "model_call":
-      return `${sub}model replied in ${(event.durationMs / 1000).toFixed(1)} s`;
+      return `${sub}model replied in ${(event.durationMs / 1000).toFixed(1)} s${mapFinishReason(event.finishReason) === "length" ? ", cut at the token limit (--max-tokens)" : ""}`;
+    case "history_compacted":
+      return `${sub}history compacted to fit the context window: ${event.compactedTurns} turn${event.compactedTurns === 1 ? "" : "s"} summarized, ~${event.tokensBefore.toLocaleString("en-US")} → ~${event.tokensAfter.toLocaleString("en-US")} tokens`;
     case "model_request":
       return `${sub}${describeModelRequest(event)}`;
     case "model_retry":

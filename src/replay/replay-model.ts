@@ -1,3 +1,4 @@
+import { splitReasoning } from "../model/split-reasoning.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { ModelClient, ModelRequest, ModelResponse } from "../model/model-client.ts";
 import { mapFinishReason } from "../model/finish-reason.ts";
@@ -113,6 +114,8 @@ export class ReplayModel implements ModelClient {
       finishReason: mapFinishReason(call.finishReason),
       rawFinishReason: call.finishReason,
       model: call.model,
+      // Reasoning the server sent in its own field is only in the event: hand it back, so a reasoning-only reply replays as one.
+      ...(call.reasoning !== undefined && splitReasoning(call.text).reasoning === undefined ? { reasoning: call.reasoning } : {}),
     };
   }
 }

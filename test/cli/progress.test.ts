@@ -10,6 +10,8 @@ const event = (fields: Record<string, unknown>): SessionEvent => ({ ...base, ...
 describe("describeEvent: the last action in a few words", () => {
   test.each([
     { label: "a model reply", input: { type: "model_call", iteration: 1, promptTokens: 400, completionTokens: 12, durationMs: 900 }, expected: "model replied in 0.9 s" },
+    { label: "a reply cut at the token limit names the flag", input: { type: "model_call", iteration: 1, promptTokens: 400, completionTokens: 4096, durationMs: 30_000, finishReason: "length" }, expected: "model replied in 30.0 s, cut at the token limit (--max-tokens)" },
+    { label: "a compacted history", input: { type: "history_compacted", iteration: 9, compactedTurns: 6, newlyCompacted: 2, tokensBefore: 12_000, tokensAfter: 7_100, budgetTokens: 10_000, clippedMessages: 0, droppedRecords: 0 }, expected: "history compacted to fit the context window: 6 turns summarized, ~12,000 → ~7,100 tokens" },
     { label: "an intercepted tool call", input: { type: "tool_call", iteration: 1, index: 0, tool: "nav_search", args: ["retry"], line: 1, resultChars: 1234, durationMs: 3 }, expected: 'nav_search("retry") → 1,234 chars' },
     { label: "a failed tool call", input: { type: "tool_call", iteration: 1, index: 0, tool: "nav_read", args: ["x"], line: 1, error: "no symbol", durationMs: 3 }, expected: 'nav_read("x") failed' },
     { label: "long arguments are cut", input: { type: "tool_call", iteration: 1, index: 0, tool: "t", args: ["a".repeat(80)], line: 1, durationMs: 1 }, expected: `t("${"a".repeat(44)}...)` },

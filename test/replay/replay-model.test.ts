@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { runSession, ScriptedModel } from "../../src/index.ts";
+import { OpenAICompatibleModel, runSession, ScriptedModel } from "../../src/index.ts";
+import { startOpenAIServer } from "../support/openai-server.ts";
 import { ReplayModel } from "../../src/replay/index.ts";
 import { readTrace } from "../../src/view/read-trace.ts";
 
@@ -33,5 +34,21 @@ describe("ReplayModel", () => {
     expect(replayed).toMatchObject({ status: "final", answer: ["ALPHA", "BETA", "GAMMA", "DELTA"] });
     expect(replaySub.used).toBe(4);
     expect(replaySub.recorded).toBe(4);
+  });
+
+  test("reasoning sent in the server's own field replays as reasoning: the same nudges, the same answer", async () => {
+    await using server = await startOpenAIServer([{ text: "", reasoning: js("FINAL(1)") }, { text: `<think>${js("FINAL(2)")}</think>` }, js("FINAL(3)")]);
+    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-replay-")), "trace.jsonl");
+    const recorded = await runSession({ question: "q", model: new OpenAICompatibleModel({ baseURL: server.url, model: "m", maxRetries: 0 }), tracePath });
+    const { events } = readTrace(tracePath);
+    const replayEvents: { type: string; text?: string }[] = [];
+    const replayed = await runSession({ question: "q", model: ReplayModel.fromEvents(events), onEvent: (event) => replayEvents.push(event) });
+    expect(recorded).toMatchObject({ status: "final", answer: 3 });
+    expect(replayed).toMatchObject({ status: "final", answer: 3 });
+    const feedback = (list: readonly { type: string; text?: string }[]) => list.filter((event) => event.type === "feedback").map((event) => event.text);
+    expect(feedback(replayEvents)).toEqual(feedback(events));
+    expect(feedback(replayEvents)[0]).toContain("only reasoning");
+    const reasoning = (list: readonly { type: string; reasoning?: string }[]) => list.filter((event) => event.type === "model_call").map((event) => event.reasoning);
+    expect(reasoning(replayEvents)).toEqual(reasoning(events));
   });
 });
