@@ -68,11 +68,13 @@ const SCOPES: Record<string, string> = {
  * declarator, or `NAME = [await] TOOL(ARGS)`, where ARGS are literals. Every other
  * reference to a tool name, and any use of the reserved prefix, is a problem; all
  * problems of the block are reported at once, and then nothing may run.
+ *
+ * @param parsed the block's tree from `parseGuest(code)`, when the caller has it already (it is not parsed again).
  */
-export function interceptBlock(code: string, toolNames: ReadonlySet<string>): InterceptResult {
+export function interceptBlock(code: string, toolNames: ReadonlySet<string>, parsed?: Program): InterceptResult {
   let program: Program;
   try {
-    program = parseGuest(code);
+    program = parsed ?? parseGuest(code);
   } catch (error) {
     if (error instanceof GuestSyntaxError) {
       return { ok: false, problems: [{ line: error.line, column: error.column, message: `SyntaxError: ${error.message}` }] };

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { Program } from "acorn";
 import { DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MEMORY_LIMIT_MB, parseGuest, type Sandbox, type SandboxFactory, RESERVED_PREFIX } from "../../sandbox/index.ts";
 import { resolveSandboxFactory, type SessionSandboxOptions } from "./sandbox-backend.ts";
 import type { ChatMessage, ModelClient, ModelResponse } from "../model/model-client.ts";
@@ -238,6 +239,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   let lastTurn: "none" | "pending" | "taken" = "none";
   let sandbox: Sandbox | undefined;
   let injected = 0;
+  // Trees of ts blocks parsed to see whether they are JavaScript, until the block runs.
+  const parsedBlocks = new Map<string, Program>();
   const pending = new PendingSubcalls(tree.limits, controller.signal);
 
   const finish = (finishedAs: SessionStatus, extra: { answer?: JsonValue; error?: string } = {}): SessionResult => {
@@ -420,8 +423,20 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     return finish("error", { error: message });
   }
 
+  // A ts block is parsed to see whether it is JavaScript; the interceptor reuses that tree.
+  function parsesAsJavaScript(code: string): boolean {
+    try {
+      parsedBlocks.set(code, parseGuest(code));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async function runBlock(index: number, code: string, unclosed: boolean): Promise<BlockReport> {
-    const intercepted = interceptBlock(code, toolNames);
+    const program = parsedBlocks.get(code);
+    parsedBlocks.delete(code);
+    const intercepted = interceptBlock(code, toolNames, program);
     if (!intercepted.ok) {
       emit({ type: "intercept_rejected", iteration: iterations, index, problems: intercepted.problems });
       return { index, code, unclosed, problems: intercepted.problems, toolCalls: [] };
@@ -477,16 +492,6 @@ class SessionTimeout extends Error {
     super(`the session did not finish within ${timeoutMs} ms`);
   }
 }
-
-function parsesAsJavaScript(code: string): boolean {
-  try {
-    parseGuest(code);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 
 function renderSystemPrompt(template: string | undefined, contextText: string, tools: readonly Tool[], maxOutputChars: number, extraSections: string, hasContext: boolean, hasRepo: boolean): string {
   const toolsSection = tools.length === 0 ? "" : renderPrompt(loadPrompt("tools"), {

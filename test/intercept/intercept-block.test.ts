@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ACCEPTED_FORM, interceptBlock, rewriteBlock } from "../../src/index.ts";
+import { parseGuest } from "../../sandbox/index.ts";
 
 const tools = new Set(["nav_info", "nav_read", "nav_ls"]);
 
@@ -110,5 +111,15 @@ describe("rewriting", () => {
     if (!result.ok) return;
     const rewritten = rewriteBlock(code, result.calls, result.calls.map((_, index) => `__X${index}`));
     expect(rewritten).toBe(expected);
+  });
+});
+
+describe("a tree the caller already parsed", () => {
+  test.each([
+    { label: "an accepted call", code: "const hits = search('x', {limit: 2})\nprint(hits)" },
+    { label: "a rejected call", code: "if (ok) { const hits = search('x') }" },
+  ])("gives the same result as parsing again ($label)", ({ code }) => {
+    const tools = new Set(["search"]);
+    expect(interceptBlock(code, tools, parseGuest(code))).toEqual(interceptBlock(code, tools));
   });
 });
