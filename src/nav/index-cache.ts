@@ -25,20 +25,22 @@ interface CacheContents {
 }
 
 const NEWLINE = 0x0a;
-const WRITE_CHUNK_CHARS = 4 * 1024 * 1024;
-const rawSymbols = new WeakMap<FileRecord, () => string>();
+const LINE_END = Uint8Array.of(NEWLINE);
+const WRITE_CHUNK_BYTES = 4 * 1024 * 1024;
+const rawSymbols = new WeakMap<FileRecord, Uint8Array>();
 
 /**
- * A record whose symbols are parsed from their JSON text only when first read;
- * the text is also what the cache writes back, unparsed.
+ * A record whose symbols are parsed from their JSON text (UTF-8 bytes, kept
+ * outside the JavaScript heap) only when first read; the bytes are also what
+ * the cache writes back, untouched.
  */
-export function withLazySymbols(stored: StoredRecord, raw: () => string): FileRecord {
+export function withLazySymbols(stored: StoredRecord, json: Uint8Array): FileRecord {
   let parsed: NavSymbol[] | undefined;
   const record = Object.defineProperty({ ...stored }, "symbols", {
     enumerable: true,
-    get: () => (parsed ??= JSON.parse(raw()) as NavSymbol[]),
+    get: () => (parsed ??= JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString("utf8")) as NavSymbol[]),
   }) as FileRecord;
-  rawSymbols.set(record, raw);
+  rawSymbols.set(record, json);
   return record;
 }
 
@@ -48,8 +50,8 @@ function metadata(record: FileRecord): StoredRecord {
   return Object.fromEntries(Object.entries(rest).map(([key, descriptor]) => [key, descriptor.value])) as StoredRecord;
 }
 
-function symbolsLine(record: FileRecord): string {
-  return rawSymbols.get(record)?.() ?? JSON.stringify(record.symbols);
+function symbolsBytes(record: FileRecord): Uint8Array {
+  return rawSymbols.get(record) ?? Buffer.from(JSON.stringify(record.symbols), "utf8");
 }
 
 /**
@@ -86,8 +88,7 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
     for (const stored of contents.files) {
       const end = symbols.indexOf(NEWLINE, start);
       if (end === -1) return new Map();
-      const line = symbols.subarray(start, end);
-      records.set(stored.path, withLazySymbols(stored, () => line.toString("utf8")));
+      records.set(stored.path, withLazySymbols(stored, symbols.subarray(start, end)));
       start = end + 1;
     }
     return start === symbols.length ? records : new Map();
@@ -122,20 +123,20 @@ async function writeSymbolLines(target: string, records: readonly FileRecord[]):
   const handle = await fs.open(target, "w");
   let written = 0;
   try {
-    let chunk: string[] = [];
-    let chunkChars = 0;
+    let chunk: Uint8Array[] = [];
+    let chunkBytes = 0;
     const flushChunk = async () => {
-      const bytes = Buffer.from(chunk.join(""), "utf8");
+      const bytes = Buffer.concat(chunk, chunkBytes);
       chunk = [];
-      chunkChars = 0;
+      chunkBytes = 0;
       await handle.write(bytes);
       written += bytes.length;
     };
     for (const record of records) {
-      const line = `${symbolsLine(record)}\n`;
-      chunk.push(line);
-      chunkChars += line.length;
-      if (chunkChars >= WRITE_CHUNK_CHARS) await flushChunk();
+      const line = symbolsBytes(record);
+      chunk.push(line, LINE_END);
+      chunkBytes += line.byteLength + 1;
+      if (chunkBytes >= WRITE_CHUNK_BYTES) await flushChunk();
     }
     await flushChunk();
   } finally {

@@ -25,10 +25,10 @@ export interface AnalysisBatch {
   readonly files: readonly AnalysisTask[];
 }
 
-/** One analysed file, its symbols still as the JSON text the cache stores. */
+/** One analysed file, its symbols still as the JSON text (UTF-8) the cache stores. */
 export interface AnalysisResult {
   readonly record: Omit<FileRecord, "symbols">;
-  readonly symbolsJson: string;
+  readonly symbolsJson: Uint8Array;
 }
 
 /** How many index workers to start on this machine. */

@@ -171,7 +171,7 @@ export class RepositoryIndex {
     const results: FileRecord[] = new Array(files.length);
     const tasks = files.map((file) => ({ absolute: this.absolute(file.path), file }));
     await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
-      const record = withLazySymbols(result.record, () => result.symbolsJson);
+      const record = withLazySymbols(result.record, result.symbolsJson);
       this.#records.set(record.path, record);
       this.#analyzed++;
       this.#dirty = true;
