@@ -15,6 +15,8 @@ import type { AddressInfo } from "node:net";
  * - a {@link ScriptedHttpResponse} (`{ status, body?, headers? }`): a raw HTTP reply,
  *   e.g. `{ status: 429, headers: { "retry-after": "2" } }`;
  * - `{ drop: true }`: the connection is destroyed without an answer (a network failure);
+ * - `{ hang: true }`: no answer at all until `close()` (a server that never replies);
+ * - `{ rawStream }`: a 200 event stream carrying exactly this text, then the end (malformed SSE);
  * - a thrown error or rejected promise: a 500 with `{ error: { message } }`.
  *
  * A handler may return a promise that settles late (or never) to test timeouts;
@@ -70,6 +72,12 @@ export async function startOpenAIServer(
 
     if (typeof result === "object" && "drop" in result) {
       response.socket?.destroy();
+      return;
+    }
+    if (typeof result === "object" && "hang" in result) return;
+    if (typeof result === "object" && "rawStream" in result) {
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      response.end(result.rawStream);
       return;
     }
     if (typeof result === "object" && "status" in result) {
@@ -169,6 +177,8 @@ export interface ScriptedCompletion {
   readonly reasoningField?: "reasoning_content" | "reasoning";
   /** Streaming only: send this many content deltas, then hold the connection open without finishing (for timeout tests). */
   readonly stallAfterChunks?: number;
+  /** Streaming only: send this many content deltas, then cut the connection mid-message (a proxy or server dying). */
+  readonly cutAfterChunks?: number;
   /** Streaming only: reasoning deltas (`delta.reasoning_content`, as llama.cpp and vLLM send them) before the content deltas. */
   readonly reasoningChunks?: readonly string[];
   /** Streaming only: wait this long before each delta after the first (a slow model writing). */
@@ -183,7 +193,7 @@ export interface ScriptedHttpResponse {
 }
 
 /** What a handler returns for one request. */
-export type HandlerResult = string | ScriptedCompletion | ScriptedHttpResponse | { readonly drop: true };
+export type HandlerResult = string | ScriptedCompletion | ScriptedHttpResponse | { readonly drop: true } | { readonly hang: true } | { readonly rawStream: string };
 
 /** Answers one chat completion request; `index` counts all requests received, from 0. */
 export type ChatCompletionHandler = (
@@ -238,6 +248,12 @@ function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, c
   if (completion.stallAfterChunks !== undefined) {
     // The role chunk plus the first `stallAfterChunks` deltas, then silence until close().
     for (const event of events.slice(0, 1 + completion.stallAfterChunks)) response.write(`data: ${JSON.stringify(event)}\n\n`);
+    return;
+  }
+  if (completion.cutAfterChunks !== undefined) {
+    // The role chunk plus the first `cutAfterChunks` deltas, then the connection is cut once they are out.
+    const sent = events.slice(0, 1 + completion.cutAfterChunks).map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
+    response.write(sent, () => response.socket?.destroy());
     return;
   }
   if (completion.chunkDelayMs === undefined) {
