@@ -175,7 +175,16 @@ async function benchGuestCode(label: string, context: string, code: string, clea
   if (guestOutput !== hostOutput) throw new Error(`${label}: the sandbox printed ${JSON.stringify(guestOutput)}, host Node ${JSON.stringify(hostOutput)}`);
   const sandboxMs = median(sandboxTimes);
   const hostMs = median(hostTimes);
-  return { code: label, sandbox: fmt(sandboxMs), "host Node": fmt(hostMs), ratio: `${(sandboxMs / hostMs).toFixed(2)}×` };
+  // On a busy machine the fastest round of each is the one least disturbed by other work.
+  const sandboxBest = Math.min(...sandboxTimes);
+  const hostBest = Math.min(...hostTimes);
+  return {
+    code: label,
+    sandbox: fmt(sandboxMs),
+    "host Node": fmt(hostMs),
+    ratio: `${(sandboxMs / hostMs).toFixed(2)}×`,
+    "fastest rounds": `${fmt(sandboxBest)} / ${fmt(hostBest)} = ${(sandboxBest / hostBest).toFixed(2)}×`,
+  };
 }
 
 export async function runOrchestratorBench(): Promise<void> {

@@ -110,8 +110,8 @@ export function parseGuest(code: string, extra: Pick<Options, "ranges" | "onComm
  * that its top-level code runs as fast as code in a function:
  *
  * - The body becomes an async function, so top-level `await` works.
- * - A top-level variable that no function refers to (in this block or an earlier
- *   one) is a local of that function while the block runs: it starts with the
+ * - A top-level variable that a loop assigns and no function refers to (in this
+ *   block or an earlier one) is a local of that function while the block runs: it starts with the
  *   value the global of that name holds, and is stored back to the global after
  *   each top-level statement that assigns it and when the block ends, also when
  *   it throws. The engine optimises loops over locals; it cannot over globals.
@@ -157,8 +157,9 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
   const movable = functionCount === functions.size && ![...functions].some((name) => analysis.nestedVarNames.has(name));
   if (!analysis.dynamicHere && !scope.dynamic && movable) {
     const excluded = new Set([...RUNTIME_GLOBALS, ...reserved, ...functions, ...analysis.nestedVarNames, ...analysis.finalVarNames, "__proto__"]);
-    const candidates = new Set(declared);
-    for (const names of analysis.writes) for (const name of names) if (scope.declared.has(name)) candidates.add(name);
+    // Names a loop assigns: elsewhere a global costs next to nothing, and a local costs a load and stores.
+    const candidates = new Set<string>();
+    for (const index of analysis.loops) for (const name of analysis.writes[index] ?? []) if (declared.has(name) || scope.declared.has(name)) candidates.add(name);
     for (const name of candidates) {
       if (!excluded.has(name) && !analysis.captured.has(name) && !scope.captured.has(name)) locals.add(name);
     }

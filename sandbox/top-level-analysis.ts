@@ -8,6 +8,8 @@ export interface TopLevelAnalysis {
   readonly captured: ReadonlySet<string>;
   /** For each top-level statement (same order as `program.body`), the top-level names it assigns outside functions. */
   readonly writes: readonly ReadonlySet<string>[];
+  /** Indexes of the top-level statements that hold a loop outside functions: only there does a local pay off. */
+  readonly loops: ReadonlySet<number>;
   /** Names declared by `var` or `function` below the top level: they are hoisted into the block's own function, as in any function. */
   readonly nestedVarNames: ReadonlySet<string>;
   /** Names the block passes to `FINAL_VAR` as string literals outside functions. */
@@ -21,6 +23,7 @@ export interface TopLevelAnalysis {
 type AnyNode = Node & Record<string, any>;
 
 const CLOSURES = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression", "ClassDeclaration", "ClassExpression"]);
+const LOOPS = new Set(["ForStatement", "ForInStatement", "ForOfStatement", "WhileStatement", "DoWhileStatement"]);
 
 /**
  * Finds, for one parsed block, which top-level names its functions refer to and
@@ -36,13 +39,17 @@ export function analyzeTopLevel(program: Program): TopLevelAnalysis {
   let dynamicHere = false;
   let dynamicInFunctions = false;
   let depth = 0;
+  let statement = -1;
+  const loops = new Set<number>();
   const dynamic = (): void => {
     if (depth > 0) dynamicInFunctions = true;
     else dynamicHere = true;
   };
   walk(program as any, {
-    enter(node: any, parent: any, key) {
+    enter(node: any, parent: any, key, index) {
       const current = node as AnyNode;
+      if (parent?.type === "Program") statement = index ?? -1;
+      if (LOOPS.has(current.type) && depth === 0) loops.add(statement);
       if (CLOSURES.has(current.type)) {
         if (depth++ === 0) closures.push([current.start, current.end]);
       } else if (current.type === "WithStatement") {
@@ -82,7 +89,7 @@ export function analyzeTopLevel(program: Program): TopLevelAnalysis {
       if ((definition.type === "Variable" || definition.type === "FunctionName") && !topLevel.has(declaration)) nestedVarNames.add(variable.name);
     }
   }
-  return { captured, writes, nestedVarNames, finalVarNames, dynamicHere, dynamicInFunctions };
+  return { captured, writes, loops, nestedVarNames, finalVarNames, dynamicHere, dynamicInFunctions };
 }
 
 /** True when `offset` falls inside one of the sorted, disjoint ranges. */
