@@ -110,9 +110,9 @@ export function parseGuest(code: string, extra: Pick<Options, "ranges" | "onComm
  * that its top-level code runs as fast as code in a function:
  *
  * - The body becomes an async function, so top-level `await` works.
- * - A top-level variable that a loop assigns and no function refers to (in this
- *   block or an earlier one) is a local of that function while the block runs: it starts with the
- *   value the global of that name holds, and is stored back to the global after
+ * - A top-level variable that a top-level loop assigns and no function refers to
+ *   (in this block or an earlier one) is a local of that function while the block
+ *   runs: it starts with the value the global of that name holds, and is stored back to the global after
  *   each top-level statement that assigns it and when the block ends, also when
  *   it throws. The engine optimises loops over locals; it cannot over globals.
  * - Every other top-level `var`/`let`/`const` becomes an assignment to a global
@@ -123,7 +123,9 @@ export function parseGuest(code: string, extra: Pick<Options, "ranges" | "onComm
  *
  * @example
  * toReplProgram("const x = await f();\nprint(x)").code;
- * // '(async (__rlm_g) => {var x = __rlm_g.x;try {;(x = await f());__rlm_g.x = x;\nprint(x)\n} finally {__rlm_g.x = x;}})'
+ * // 'var x;(async (__rlm_g) => {;(x = await f());\nprint(x)\n})'
+ * toReplProgram("let n = 0\nwhile (n < 9) n++").code;
+ * // '(async (__rlm_g) => {var n = __rlm_g.n;try {;(n = 0);__rlm_g.n = n;\nwhile (n < 9) n++;__rlm_g.n = n;\n} finally {__rlm_g.n = n;}})'
  *
  * @throws GuestSyntaxError when the code does not parse.
  */
