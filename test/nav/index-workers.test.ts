@@ -1,0 +1,67 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createNavTools } from "../../src/nav/index.ts";
+import { FIXTURE_SOURCE } from "./fixture-repo.ts";
+
+let base: string;
+let root: string;
+let files: string[];
+
+// Three copies of the fixture's sources: enough files (over 16) that a full build parses them on worker threads.
+beforeAll(async () => {
+  base = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-index-workers-"));
+  root = path.join(base, "repo");
+  for (const copy of ["a", "b", "c"]) await fs.cp(FIXTURE_SOURCE, path.join(root, copy), { recursive: true });
+  files = [];
+  for (const entry of await fs.readdir(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.push(path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
+  }
+  files.sort();
+});
+
+afterAll(async () => {
+  if (base) await fs.rm(base, { recursive: true, force: true });
+});
+
+describe("the index built on worker threads", () => {
+  test("equals the index built one file at a time on the main thread", async () => {
+    expect(files.length).toBeGreaterThanOrEqual(16);
+    const parallel = await createNavTools(root, { cacheDir: false });
+    const serial = await createNavTools(root, { cacheDir: false });
+    try {
+      // One file at a time: each outline analyses its file alone, before anything builds the whole index.
+      const serialOutlines = [];
+      for (const file of files) serialOutlines.push(await serial.outline(file));
+      expect(serial.stats()).toMatchObject({ analyzed: files.length });
+
+      const info = await parallel.info();
+      expect(parallel.stats()).toMatchObject({ files: files.length, analyzed: files.length });
+      expect(info.symbols).toBeGreaterThan(0);
+      expect(await serial.info()).toEqual(info);
+      const parallelOutlines = [];
+      for (const file of files) parallelOutlines.push(await parallel.outline(file));
+      expect(parallelOutlines).toEqual(serialOutlines);
+    } finally {
+      await parallel.close();
+      await serial.close();
+    }
+  });
+
+  test("is written to the disk cache and read back unchanged", async () => {
+    const cacheDir = path.join(base, "cache");
+    const first = await createNavTools(root, { cacheDir });
+    const info = await first.info();
+    const outline = await first.outline("b/py/models.py");
+    await first.close();
+    const second = await createNavTools(root, { cacheDir });
+    try {
+      expect(await second.info()).toEqual(info);
+      expect(second.stats()).toMatchObject({ analyzed: 0, fromCache: files.length });
+      expect(await second.outline("b/py/models.py")).toEqual(outline);
+    } finally {
+      await second.close();
+    }
+  });
+});
