@@ -18,11 +18,11 @@ export function describeEvent(event: SessionEvent): string | undefined {
     case "history_compacted":
       return `${sub}history compacted to fit the context window: ${event.compactedTurns} turn${event.compactedTurns === 1 ? "" : "s"} summarized, ~${event.tokensBefore.toLocaleString("en-US")} → ~${event.tokensAfter.toLocaleString("en-US")} tokens`;
     case "model_request":
-      return `${sub}${describeModelRequest(event)}`;
+      return `${sub}${servesSubcall(event)}${describeModelRequest(event)}`;
     case "model_retry":
-      return `${sub}${describeModelRetry(event)}`;
+      return `${sub}${servesSubcall(event)}${describeModelRetry(event)}`;
     case "model_progress":
-      return `${sub}${describeModelOutput(event)}`;
+      return `${sub}${servesSubcall(event)}${describeModelOutput(event)}`;
     case "code_block": {
       const first = event.code.split("\n").find((line) => line.trim() !== "")?.trim();
       return `${sub}running block ${event.index + 1}${first ? `: ${clip(first, 60)}` : ""}`;
@@ -54,6 +54,11 @@ export function describeEvent(event: SessionEvent): string | undefined {
       return `${sub}${loose.type.replace(/_/g, " ")}${loose.model ? ` (${loose.model})` : ""}`;
     }
   }
+}
+
+/** `llm_query: ` for a model call that serves an `llm_query` sub-call, nothing for the session's own turns. */
+export function servesSubcall(event: { readonly subcallId?: string }): string {
+  return event.subcallId !== undefined ? "llm_query: " : "";
 }
 
 function shortArgs(args: readonly unknown[]): string {

@@ -1,5 +1,5 @@
 import type { ModelRequestFields, ModelRetryFields, SessionEvent } from "../session/events.ts";
-import { describeEvent } from "./describe-event.ts";
+import { describeEvent, servesSubcall } from "./describe-event.ts";
 import { describeModelRequest, describeModelRetry } from "./describe-model-call.ts";
 import { formatCost, formatTokens } from "./format-usage.ts";
 
@@ -59,7 +59,7 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 type PendingCall =
   | { readonly kind: "request"; readonly event: ModelRequestFields & { depth: number }; readonly since: number }
   | { readonly kind: "retry"; readonly event: ModelRetryFields & { depth: number }; readonly until: number }
-  | { readonly kind: "output"; readonly tokens: number; readonly action: string };
+  | { readonly kind: "output"; readonly tokens: number; readonly action: string; readonly event: { readonly subcallId?: string } };
 
 /**
  * Turns session events into progress output: the turn, the last action in a few
@@ -146,7 +146,7 @@ export class ProgressReporter {
         this.#pending = { kind: "retry", event, until: this.#now() + event.delayMs };
         return;
       case "model_progress":
-        this.#pending = { kind: "output", tokens: event.estimatedTokens, action: describeEvent(event) ?? "" };
+        this.#pending = { kind: "output", tokens: event.estimatedTokens, action: describeEvent(event) ?? "", event };
         return;
       case "model_call":
         this.#pending = undefined;
@@ -156,6 +156,7 @@ export class ProgressReporter {
       case "subcall_end":
         // Totals: every model_call, plus llm_query sub-calls (child sessions report their own model_call events).
         if (event.kind === "llm") this.#count(event.promptTokens + event.completionTokens, false, event.costUsd, undefined);
+        if (this.#pending?.event.subcallId === event.subcallId) this.#pending = undefined;
         return;
       case "error":
       case "session_end":
@@ -175,7 +176,7 @@ export class ProgressReporter {
 
   #describePending(pending: PendingCall): string {
     if (pending.kind === "output") return pending.action;
-    const sub = pending.event.depth > 0 ? `sub-call ${pending.event.depth}: ` : "";
+    const sub = `${pending.event.depth > 0 ? `sub-call ${pending.event.depth}: ` : ""}${servesSubcall(pending.event)}`;
     if (pending.kind === "request") return `${sub}${describeModelRequest(pending.event, this.#now() - pending.since)}`;
     return `${sub}${describeModelRetry(pending.event, pending.until - this.#now())}`;
   }

@@ -50,6 +50,8 @@ export interface ModelRequestFields {
   readonly maxAttempts: number;
   /** How long this request may take (the client's request time-out), when the client has one. */
   readonly timeoutMs?: number;
+  /** The `llm_query` sub-call this request serves (see `subcall_start`); absent for the session's own turns. */
+  readonly subcallId?: string;
 }
 
 /** A request to the model failed and will be retried after `delayMs`. */
@@ -68,6 +70,8 @@ export interface ModelRetryFields {
   readonly delayMs: number;
   /** The failure in one line. */
   readonly message: string;
+  /** The `llm_query` sub-call this request serves (see `subcall_start`); absent for the session's own turns. */
+  readonly subcallId?: string;
 }
 
 /** Streamed output received so far in a model call (at most two events a second per call). */
@@ -82,6 +86,8 @@ export interface ModelProgressFields {
   readonly reasoningCharacters: number;
   /** Tokens so far, reply and reasoning, estimated from their length. */
   readonly estimatedTokens: number;
+  /** The `llm_query` sub-call this request serves (see `subcall_start`); absent for the session's own turns. */
+  readonly subcallId?: string;
 }
 
 /**

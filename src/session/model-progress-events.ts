@@ -14,6 +14,8 @@ export interface ModelProgressRelayOptions {
   readonly now: () => number;
   /** Least time between two `model_progress` events. Default {@link MODEL_PROGRESS_INTERVAL_MS}. */
   readonly intervalMs?: number;
+  /** Stamped on each event when the call serves an `llm_query` sub-call. */
+  readonly subcallId?: string;
 }
 
 /**
@@ -23,7 +25,8 @@ export interface ModelProgressRelayOptions {
  * event per `intervalMs`, so a long reply does not flood a trace (the
  * `model_call` event that follows carries the final counts).
  */
-export function relayModelProgress({ emit, iteration, model, now, intervalMs = MODEL_PROGRESS_INTERVAL_MS }: ModelProgressRelayOptions): (progress: ModelProgress) => void {
+export function relayModelProgress({ emit: emitEvent, iteration, model, now, intervalMs = MODEL_PROGRESS_INTERVAL_MS, subcallId }: ModelProgressRelayOptions): (progress: ModelProgress) => void {
+  const emit = subcallId === undefined ? emitEvent : (event: SessionEventInput) => emitEvent({ ...event, subcallId } as SessionEventInput);
   let lastOutput = Number.NEGATIVE_INFINITY;
   return (progress) => {
     switch (progress.kind) {

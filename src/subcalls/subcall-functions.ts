@@ -3,6 +3,8 @@ import { redactHostPaths, type GuestValue, type Sandbox } from "../../sandbox/in
 import { estimateTokens } from "../model/estimate-tokens.ts";
 import type { ModelClient, ModelResponse } from "../model/model-client.ts";
 import type { SessionEventInput } from "../session/events.ts";
+import type { ModelProgress } from "../model/model-progress.ts";
+import { relayModelProgress } from "../session/model-progress-events.ts";
 import type { SessionResult } from "../session/session-result.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import { raceAbort, subcallSignal, SubcallTimeoutError } from "./abort-race.ts";
@@ -113,13 +115,15 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
       return `[llm_query refused: ${admission.message}]`;
     }
     try {
-      return await runLlm(prompt, options, admission, end);
+      // The model call's requests, retries and streamed output, as events tagged with this sub-call.
+      const onProgress = relayModelProgress({ emit, iteration: base.iteration, model: subModel.modelId, now, subcallId });
+      return await runLlm(prompt, options, admission, end, onProgress);
     } finally {
       admission.release();
     }
   }
 
-  async function runLlm(prompt: string, options: LlmQueryOptions, { signal, queueSignal }: { signal: AbortSignal; queueSignal: AbortSignal }, end: (fields: { promptTokens?: number; completionTokens?: number; costUsd?: number; cached?: boolean; refused?: SessionEventLimit; error?: string; text?: string }) => void): Promise<string> {
+  async function runLlm(prompt: string, options: LlmQueryOptions, { signal, queueSignal }: { signal: AbortSignal; queueSignal: AbortSignal }, end: (fields: { promptTokens?: number; completionTokens?: number; costUsd?: number; cached?: boolean; refused?: SessionEventLimit; error?: string; text?: string }) => void, onProgress: (progress: ModelProgress) => void): Promise<string> {
     const stopped = (reason: unknown): string => {
       const error = stopMessage(reason);
       end({ error });
@@ -149,6 +153,7 @@ export function createSubcallFunctions(context: SubcallContext): SubcallFunction
           subModel.complete({
             messages: [{ role: "user", content: prompt }],
             signal: scoped.signal,
+            onProgress,
             ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
             ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
           }),

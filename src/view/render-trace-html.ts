@@ -167,6 +167,7 @@ ${session.errors.map((error) => `<div class="error">${escapeHtml(error.message)}
 
 function renderOther(event: SessionEvent): string {
   if (event.type === "subcall_start" || (event.type === "subcall_end" && event.kind === "rlm")) return "";
+  if (event.type === "model_retry") return `<div class="note"><b>llm_query retried</b> ${escapeHtml(`attempt ${event.attempt}/${event.maxAttempts} failed (${event.status ?? event.failure}), waited ${formatDuration(event.delayMs)}`)}</div>`;
   if (event.type === "subcall_end") {
     const label = [`llm_query${event.batchIndex !== undefined ? ` #${event.batchIndex + 1}` : ""}`, event.model, event.cached ? "cached" : "", event.refused ? `refused: ${event.refused}` : "", `${formatNumber(event.promptTokens)} → ${formatNumber(event.completionTokens)} tokens`, event.costUsd > 0 ? formatCost(event.costUsd) : "", formatDuration(event.durationMs)].filter(Boolean);
     const response = event.response !== undefined ? displayValue(event.response) : undefined;

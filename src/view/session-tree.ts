@@ -127,17 +127,19 @@ export function buildSessionTree(events: readonly SessionEvent[]): SessionNode[]
         turnOf(session, event.iteration).feedback.push(event);
         openBlock.delete(session.sessionId);
         break;
-      case "model_retry":
-        turnOf(session, event.iteration).retries.push(event);
-        break;
       case "model_request":
       case "model_progress":
-        // Live progress only: the model_call that follows holds the outcome.
+        // Live progress only: the model_call (or subcall_end) that follows holds the outcome.
         break;
       case "error":
         (event.iteration !== undefined && event.iteration > 0 ? turnOf(session, event.iteration).errors : session.errors).push(event);
         break;
       default: {
+        // The retries of the turn's own model call; those of an llm_query stay with the block that made it.
+        if (event.type === "model_retry" && event.subcallId === undefined) {
+          turnOf(session, event.iteration).retries.push(event);
+          break;
+        }
         const loose = event as SessionEvent & { iteration?: number; index?: number };
         const block = openBlock.get(session.sessionId);
         if (block) {

@@ -101,6 +101,19 @@ describe("the live line while a model call is under way", () => {
     expect(stream.written.endsWith("\r\x1b[2K")).toBe(true);
   });
 
+  test("an llm_query's wait is labelled as such, and ends with its sub-call", () => {
+    let clock = 0;
+    const reporter = new ProgressReporter({ stream: capture() as unknown as NodeJS.WritableStream, mode: "live", now: () => clock });
+    reporter.onEvent(event({ type: "model_retry", iteration: 2, model: "small", attempt: 1, maxAttempts: 4, failure: "status", status: 429, delayMs: 2_000, message: "x", subcallId: "s1" }));
+    expect(reporter.state.lastAction).toBe("llm_query: retry 1/3 after 429, waiting 2 s");
+    reporter.onEvent(event({ type: "subcall_end", iteration: 2, subcallId: "s2", kind: "llm", model: "small", callDepth: 1, promptTokens: 1, completionTokens: 1, costUsd: 0, durationMs: 1, cached: false }));
+    // Another sub-call ending leaves this one's wait on the line.
+    expect(reporter.state.lastAction).toBe("llm_query: retry 1/3 after 429, waiting 2 s");
+    reporter.onEvent(event({ type: "subcall_end", iteration: 2, subcallId: "s1", kind: "llm", model: "small", callDepth: 1, promptTokens: 1, completionTokens: 1, costUsd: 0, durationMs: 1, cached: false }));
+    expect(reporter.state.lastAction).toBe("llm_query answered");
+    reporter.stop();
+  });
+
   test("--verbose prints every step on a line of its own, the live line kept below", () => {
     const stream = capture();
     let clock = 0;

@@ -37,6 +37,20 @@ describe("a session reports its model calls as they happen", () => {
     expect(counts[0]).toBeLessThan(counts.at(-1)!);
   });
 
+  test("an llm_query's model call reports too, each event tagged with its sub-call", async () => {
+    await using server = await startOpenAIServer([{ status: 503, headers: { "retry-after-ms": "20" } }, "a summary"]);
+    const subModel = new OpenAICompatibleModel({ baseURL: server.url, model: "sub-model" });
+    const events: SessionEvent[] = [];
+    const result = await runSession({ question: "q", model: new ScriptedModel([js("const s = await llm_query('summarise')\nFINAL(s)")]), subModel, onEvent: (event) => events.push(event) });
+
+    expect(result).toMatchObject({ status: "final", answer: "a summary" });
+    const start = events.find((event) => event.type === "subcall_start");
+    const calls = events.filter((event) => event.type.startsWith("model_") && event.type !== "model_call");
+    expect(calls.map((event) => event.type)).toEqual(["model_request", "model_retry", "model_request"]);
+    for (const event of calls) expect(event).toMatchObject({ iteration: 1, model: "sub-model", subcallId: start?.type === "subcall_start" ? start.subcallId : "missing", depth: 0 });
+    expect(calls[1]).toMatchObject({ status: 503, delayMs: 20 });
+  });
+
   test("a client that reports no progress (ScriptedModel) gives none of these events", async () => {
     const events: SessionEvent[] = [];
     await runSession({ question: "q", model: new ScriptedModel([js("FINAL(1)")]), onEvent: (event) => events.push(event) });

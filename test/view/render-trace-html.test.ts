@@ -59,6 +59,15 @@ describe("renderTraceHtml", () => {
     expect(page).not.toContain("<b>model_request</b>");
   });
 
+  test("an llm_query's retries stay with the block that made the call, not the turn's own reply", async () => {
+    await using server = await startOpenAIServer([{ status: 429, headers: { "retry-after-ms": "10" } }, "short"]);
+    const events: SessionEvent[] = [];
+    await runSession({ question: "q", model: new ScriptedModel(["```js\nFINAL(await llm_query('p'))\n```"]), subModel: new OpenAICompatibleModel({ baseURL: server.url, model: "sub" }), onEvent: (event) => events.push(event) });
+    const page = renderTraceHtml(events);
+    expect(page).toContain("<b>llm_query retried</b> attempt 1/4 failed (429), waited 10 ms");
+    expect(page).not.toMatch(/\d+ retr(y|ies) \(/);
+  });
+
   test("a trace cut short still renders, listing its unreadable lines", () => {
     const lines = events.slice(0, 4).map((event) => JSON.stringify(event));
     const parsed = parseTrace(`${lines.join("\n")}\n{"type": "model_ca`);
