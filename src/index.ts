@@ -7,6 +7,8 @@ export { assertSupportedNode, REQUIRED_NODE_MAJOR } from "./node-version.ts";
 export { UnsupportedNodeError } from "./errors/unsupported-node-error.ts";
 export { InvalidOptionsError } from "./errors/invalid-options-error.ts";
 export { RepositoryNotFoundError } from "./errors/repository-not-found-error.ts";
+export { ReadRule, type ReadRefusal, type ReadRefusalReason, type ReadRuleOptions } from "./access/read-rule.ts";
+export { DEFAULT_SECRET_FILES, parseSecretFiles } from "./access/secret-files.ts";
 export { SYSTEM_PROMPT_SLOTS } from "./session/validate-options.ts";
 export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session/run-session.ts";
 export type { SessionResult, SessionStatus, SessionUsage } from "./session/session-result.ts";

@@ -7,6 +7,7 @@ import { EXIT_INTERRUPTED, exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
 import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
+import { checkContextFile } from "./context-access.ts";
 import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
 import { formatRunHeader, RunSummary } from "./run-summary.ts";
@@ -45,13 +46,16 @@ export function registerAskCommand(program: Command, io: CliIo, done: (code: num
 }
 
 async function ask(question: string, options: Record<string, unknown>, io: CliIo): Promise<number> {
-  const repo = typeof options.repo === "string" ? resolveRepository(options.repo, io.cwd) : undefined;
+  // With neither --repo nor --context, the working directory is the repository (as for nav and mcp).
+  const repo = typeof options.repo === "string" ? resolveRepository(options.repo, io.cwd) : typeof options.context === "string" ? undefined : io.cwd;
   const { values: config } = configFromOptions(options, io, repo ?? io.cwd);
+  if (typeof options.context === "string") checkContextFile(options.context, repo ?? io.cwd, config.secretFiles, io.cwd);
   const context = typeof options.context === "string" ? await readContext(options.context, io) : undefined;
   // The session, the sandbox and the model client load only when a question is asked.
   const [{ runSession }, { buildModel }] = await Promise.all([import("../session/run-session.ts"), import("./build-model.ts")]);
   const model = buildModel(config);
-  const nav = repo ? await openNav(repo) : undefined;
+  if (options.repo === undefined && repo !== undefined) io.stderr.write(`rlmkit: no --repo or --context given; asking about the repository in the working directory, ${repo}\n`);
+  const nav = repo ? await openNav(repo, config.secretFiles) : undefined;
   const format: AskOutputFormat = typeof options.output === "string" ? (options.output as AskOutputFormat) : options.json === true || !io.stdout.isTTY ? "json" : "text";
   const verbose = options.verbose === true;
   // Progress and the summary go to stderr: live on a terminal, step by step into a log when the answer is for a person or --verbose asks.

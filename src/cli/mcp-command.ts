@@ -34,7 +34,7 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string,
     const server = createMcpServer({
       repo,
       version,
-      openRepository: openNav,
+      openRepository: (directory) => openNav(directory, config.secretFiles),
       createModel: () => buildModel(config),
       ...(config.subModel !== undefined ? { createSubModel: () => buildModel(config, "subModel") } : {}),
       defaults: {

@@ -25,13 +25,14 @@ export function addModelOptions(command: Command, { trace = false }: { trace?: b
   command.option("--config <file>", "configuration file (default: rlmkit.config.json in the repository)");
   for (const flag of MODEL_FLAGS) command.addOption(new Option(flag.flags, flag.description));
   if (trace) command.option("--trace <file>", "write the session's events to this JSONL file (RLMKIT_TRACE)");
+  command.option("--secret-files <globs>", "files never shown to the model besides .git/ and ignored ones: comma-separated globs, or none (RLMKIT_SECRET_FILES)");
   return command;
 }
 
 /** Resolves the configuration from a command's parsed options, the environment and the config file. */
 export function configFromOptions(options: Record<string, unknown>, io: CliIo, searchDir: string): ResolvedConfig {
   const flags: Partial<Record<ConfigKeyName, string | boolean>> = {};
-  for (const { key } of [...MODEL_FLAGS, { key: "trace" as const }]) {
+  for (const { key } of [...MODEL_FLAGS, { key: "trace" as const }, { key: "secretFiles" as const }]) {
     const value = options[key];
     if (typeof value === "string" || typeof value === "boolean") flags[key] = value;
   }

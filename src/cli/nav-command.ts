@@ -7,6 +7,7 @@ import { formatNavResult } from "./format-value.ts";
 import { isNavError } from "../nav/nav-results.ts";
 import { closeNavTools, loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
+import { resolveConfig } from "../config/resolve-config.ts";
 
 /**
  * Registers `rlmkit nav info|ls|outline|read|search|refs [args...]`: the navigation
@@ -22,19 +23,28 @@ export function registerNavCommand(program: Command, io: CliIo, done: (code: num
     .argument("[args...]", "positional arguments, as the model passes them (JSON values or plain strings)")
     .option("--repo <dir>", "repository to navigate", ".")
     .option("--json", "print the tool's result as JSON")
-    .addHelpText("after", "\nExamples:\n  rlmkit nav info --repo .\n  rlmkit nav search runSession --repo .\n  rlmkit nav outline src/index.ts\n  rlmkit nav read src/index.ts:1-20\n  rlmkit nav refs RetryPolicy.next")
-    .action(async (name: string, args: string[], options: { repo: string; json?: boolean }) => {
+    .option("--secret-files <globs>", "files never shown besides .git/ and ignored ones: comma-separated globs, or none (RLMKIT_SECRET_FILES)")
+    .addHelpText("after", "
+Examples:
+  rlmkit nav info --repo .
+  rlmkit nav search runSession --repo .
+  rlmkit nav outline src/index.ts
+  rlmkit nav read src/index.ts:1-20
+  rlmkit nav refs RetryPolicy.next")
+    .action(async (name: string, args: string[], options: { repo: string; json?: boolean; secretFiles?: string }) => {
       done(await nav(name, args, options, io));
     });
 }
 
-async function nav(name: string, rawArgs: readonly string[], options: { repo: string; json?: boolean }, io: CliIo): Promise<number> {
+async function nav(name: string, rawArgs: readonly string[], options: { repo: string; json?: boolean; secretFiles?: string }, io: CliIo): Promise<number> {
   const toolName = name.startsWith("nav_") ? name : `nav_${name}`;
   if (!(NAV_TOOL_NAMES as readonly string[]).includes(toolName)) {
     throw new CliError(`unknown nav tool '${name}'; use one of: ${NAV_TOOL_NAMES.map((tool) => tool.slice(4)).join(", ")}`);
   }
   const repo = resolveRepository(options.repo, io.cwd);
-  const tools = await loadNavTools(repo);
+  // Only the read rule comes from the configuration (file, environment, flag): nav needs no model.
+  const { secretFiles } = resolveConfig({ flags: { secretFiles: options.secretFiles }, env: io.env, searchDir: repo }).values;
+  const tools = await loadNavTools(repo, secretFiles);
   const tool = tools.find((candidate) => candidate.name === toolName);
   if (!tool) throw new CliError(`this build has no ${toolName} tool`);
   const schemas = Object.values(tool.parameters.properties);

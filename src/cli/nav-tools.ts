@@ -1,3 +1,4 @@
+import { parseSecretFiles } from "../access/secret-files.ts";
 import type { NavTools } from "../nav/index.ts";
 import type { Tool } from "../tools/tool.ts";
 import { CliError } from "./cli-error.ts";
@@ -11,17 +12,21 @@ const opened: NavTools[] = [];
  * The indexes stay open for the life of the process (the MCP server reuses
  * them); {@link closeNavTools} saves their caches.
  */
-export async function loadNavTools(repo: string): Promise<Tool[]> {
-  return (await openNav(repo)).tools;
+export async function loadNavTools(repo: string, secretFiles?: string): Promise<Tool[]> {
+  return (await openNav(repo, secretFiles)).tools;
 }
 
-/** Opens a repository for navigation (kept open until {@link closeNavTools}); a one-line {@link CliError} when it cannot be. */
-export async function openNav(repo: string): Promise<NavTools> {
+/**
+ * Opens a repository for navigation (kept open until {@link closeNavTools}); a
+ * one-line {@link CliError} when it cannot be. `secretFiles` is the config value
+ * (comma-separated globs, or `none`); default: the built-in list.
+ */
+export async function openNav(repo: string, secretFiles?: string): Promise<NavTools> {
   let nav: NavTools;
   try {
     // The index and its tree-sitter grammars load only when a repository is opened.
     const { createNavTools } = await import("../nav/create-nav-tools.ts");
-    nav = await createNavTools(repo);
+    nav = await createNavTools(repo, secretFiles !== undefined ? { secretFiles: parseSecretFiles(secretFiles) } : {});
   } catch (error) {
     throw new CliError(`cannot open the repository ${repo} for navigation: ${(error as Error).message}`, { cause: error });
   }

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TOKENS } from "../session/session-defaults.ts";
 import { DEFAULT_BASE_URL } from "../model/model-defaults.ts";
 import { DEFAULT_MAX_MODEL_CALLS } from "../subcalls/budget-tracker.ts";
+import { DEFAULT_SECRET_FILES } from "../access/secret-files.ts";
 
 /** The kind of value a configuration key holds; drives parsing of environment variables and flags. */
 export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean";
@@ -37,7 +38,8 @@ export type ConfigKeyName =
   | "maxTokens"
   | "contextWindow"
   | "stream"
-  | "trace";
+  | "trace"
+  | "secretFiles";
 
 /**
  * Every configuration key, in the order `rlmkit config` prints them. Values rise
@@ -58,6 +60,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "contextWindow", kind: "positive-integer", env: "RLMKIT_CONTEXT_WINDOW", flag: "--context-window", description: "the model's context window in tokens; older turns are compacted to fit it" },
   { name: "stream", kind: "boolean", env: "RLMKIT_STREAM", flag: "--stream", defaultValue: false, description: "stream model replies (SSE)" },
   { name: "trace", kind: "string", env: "RLMKIT_TRACE", flag: "--trace", description: "JSONL trace file written during `ask`" },
+  { name: "secretFiles", kind: "string", env: "RLMKIT_SECRET_FILES", flag: "--secret-files", defaultValue: DEFAULT_SECRET_FILES.join(","), description: "files never shown to the model, besides .git/ and ignored ones: comma-separated globs, or none" },
 ];
 
 /** The config file looked for in the repository (or the working directory) when `--config` is not given. */

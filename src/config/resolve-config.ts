@@ -27,6 +27,8 @@ export interface EffectiveConfig {
   readonly contextWindow?: number;
   readonly stream: boolean;
   readonly trace?: string;
+  /** Comma-separated globs, or `none` (see `parseSecretFiles`). */
+  readonly secretFiles: string;
 }
 
 /** What {@link resolveConfig} returns: the values, where each came from, and the file read (if any). */

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { relative, sep } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ModelClient } from "../model/model-client.ts";
@@ -126,6 +127,10 @@ export function createMcpServer({ repo, openRepository, createModel, createSubMo
     let context: string | undefined = args.context;
     if (args.path !== undefined) {
       const target = resolveQueryPath(repo, args.path);
+      // The same rule as the nav tools': no .git/, no ignored files, no secrets.
+      const { readRule } = await openNav(repo);
+      const refusal = readRule.refusal(relative(readRule.root, target.absolute).split(sep).join("/"));
+      if (refusal) return toolError(`rlm_query: ${refusal.message}`);
       if (target.kind === "directory") directory = target.absolute;
       else {
         const text = readFileSync(target.absolute);

@@ -1,4 +1,6 @@
 import fs from "node:fs/promises";
+import { ReadRule } from "../access/read-rule.ts";
+import type { DEFAULT_SECRET_FILES } from "../access/secret-files.ts";
 import { RepositoryNotFoundError } from "../errors/repository-not-found-error.ts";
 import { defineTool } from "../tools/define-tool.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
@@ -36,6 +38,11 @@ export interface NavToolsOptions {
   readonly maxReadChars?: number;
   /** Time limit of one search in milliseconds. Default {@link DEFAULT_SEARCH_TIMEOUT_MS}. */
   readonly searchTimeoutMs?: number;
+  /**
+   * Glob patterns of files the tools never show, besides `.git/` and ignored
+   * files (see {@link ReadRule}). Default {@link DEFAULT_SECRET_FILES}; `[]` refuses none.
+   */
+  readonly secretFiles?: readonly string[];
 }
 
 /** The six navigation tools over one repository, usable by a session or directly. */
@@ -54,6 +61,8 @@ export interface NavTools {
   search(query: string, options?: NavSearchOptions): Promise<NavSearchResult | NavError>;
   /** `nav_refs(name, options)`: where a symbol is used (calls, imports, member uses), each with its enclosing symbol. */
   refs(name: string, options?: NavRefsOptions): Promise<NavSearchResult | NavError>;
+  /** The rule that decides what the tools may show: `readRule.refusal(path)` says why a path is refused. */
+  readonly readRule: ReadRule;
   /** How the index was filled (files, analysed now, taken from the disk cache). */
   stats(): IndexStats;
   /** Saves the index cache and stops the search worker. */
@@ -78,6 +87,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     maxFileBytes = DEFAULT_MAX_FILE_BYTES,
     maxReadChars = DEFAULT_MAX_READ_CHARS,
     searchTimeoutMs = DEFAULT_SEARCH_TIMEOUT_MS,
+    secretFiles,
   } = options;
   let root: string;
   try {
@@ -86,11 +96,13 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
   } catch (cause) {
     throw new RepositoryNotFoundError({ repo, cause });
   }
-  const index = new RepositoryIndex(root, { cacheDir, maxFileBytes });
+  const readRule = new ReadRule(root, secretFiles !== undefined ? { secretFiles } : {});
+  const index = new RepositoryIndex(root, { cacheDir, maxFileBytes, readRule });
   const engine = new TextSearchEngine(searchTimeoutMs);
   const context: NavContext = {
     index,
     engine,
+    readRule,
     maxFileBytes,
     maxReadChars,
     searchFiles: () => index.searchFiles(),
@@ -106,6 +118,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
   return {
     ...nav,
     tools: createToolList(nav),
+    readRule,
     stats: () => index.stats(),
     close: async () => {
       await index.flush();

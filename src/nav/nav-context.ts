@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import path from "node:path";
+import type { ReadRule } from "../access/read-rule.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import type { NavError, SymbolSummary } from "./nav-results.ts";
 import { normalizeRelativePath } from "./path-safety.ts";
@@ -9,6 +11,8 @@ import type { SearchFile, TextSearchEngine } from "./text-search.ts";
 /** What every navigation tool works from. */
 export interface NavContext {
   readonly index: RepositoryIndex;
+  /** What may be read; a refused path gets an error that says why. */
+  readonly readRule: ReadRule;
   readonly engine: TextSearchEngine;
   readonly maxFileBytes: number;
   readonly maxReadChars: number;
@@ -39,6 +43,11 @@ export function resolvePath(context: NavContext, input: string): ResolvedPath | 
   }
   if (context.index.isDirectory(relative)) return { type: "dir", path: relative };
   if (context.index.file(relative)) return { type: "file", path: relative };
+  // Not indexed: when it exists, the read rule says why it is not shown (an ignored, secret or .git path).
+  if (relative !== "" && fs.existsSync(path.join(context.index.root, relative))) {
+    const refusal = context.readRule.refusal(relative);
+    if (refusal) return { error: refusal.message, refused: refusal.reason };
+  }
   return undefined;
 }
 

@@ -9,6 +9,8 @@ export interface NavError {
   readonly didYouMean?: string[];
   /** The matching targets, each unambiguous (`path#Name`), when a bare name matched several. */
   readonly candidates?: string[];
+  /** Set when the path exists but may not be read: in `.git/`, ignored by git, or a secret file. */
+  readonly refused?: "git" | "ignored" | "secret";
 }
 
 /** True when a tool result is an error value. */

@@ -24,7 +24,8 @@ const RANGE = /^(.*?):(\d+)(?:-(\d+))?$/;
  *
  * A target that only looks like a path (see {@link looksLikePath}) and names
  * nothing is reported as a missing path; refused paths (`..`, absolute) are
- * errors only when the target looks like a path, so `~Shape` is a C++ destructor.
+ * errors only when the target looks like a path, so `~Shape` is a C++ destructor;
+ * a path the read rule refuses (`.env`, `.git/config`) is an error that says why.
  */
 export function parseTarget(context: NavContext, target: string): NavTarget | NavError {
   const pathLike = looksLikePath(target);
@@ -32,7 +33,7 @@ export function parseTarget(context: NavContext, target: string): NavTarget | Na
   if (range) {
     const resolved = resolvePath(context, range[1]);
     if (resolved && "error" in resolved) {
-      if (pathLike) return resolved;
+      if (pathLike || resolved.refused) return resolved;
     } else if (resolved?.type === "file") {
       const startLine = Number(range[2]);
       return { type: "range", path: resolved.path, startLine, endLine: range[3] === undefined ? startLine : Number(range[3]) };
@@ -40,7 +41,7 @@ export function parseTarget(context: NavContext, target: string): NavTarget | Na
   }
   const whole = resolvePath(context, target);
   if (whole && "error" in whole) {
-    if (pathLike) return whole;
+    if (pathLike || whole.refused) return whole;
   } else if (whole) return { type: "path", resolved: whole };
   for (let hash = target.indexOf("#"); hash !== -1; hash = target.indexOf("#", hash + 1)) {
     const prefix = target.slice(0, hash);
@@ -48,7 +49,7 @@ export function parseTarget(context: NavContext, target: string): NavTarget | Na
     const resolved = resolvePath(context, prefix);
     const prefixLike = looksLikePath(prefix);
     if (resolved && "error" in resolved) {
-      if (prefixLike) return resolved;
+      if (prefixLike || resolved.refused) return resolved;
       continue;
     }
     if (resolved?.type === "dir") return { error: `'${resolved.path || "."}' is a directory; write 'file#Name', e.g. '${resolved.path ? `${resolved.path}/` : ""}index.ts#main'` };

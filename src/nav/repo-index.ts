@@ -3,6 +3,7 @@ import path from "node:path";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
 import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache } from "./index-cache.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
+import type { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
 import type { SearchFile } from "./text-search.ts";
 
@@ -15,6 +16,8 @@ export interface RepositoryIndexOptions {
   readonly cacheDir: string | false;
   /** Files larger than this are listed but not read whole. */
   readonly maxFileBytes: number;
+  /** What may be read; the walk leaves out everything it refuses. Default: the default rule over the root. */
+  readonly readRule?: ReadRule;
 }
 
 interface WalkState {
@@ -199,7 +202,7 @@ export class RepositoryIndex {
 
   #ensureWalk(): WalkState {
     if (!this.#walk) {
-      const walked = walkRepository(this.root);
+      const walked = walkRepository(this.root, this.#options.readRule);
       const directories = new Set<string>();
       for (const file of walked.files) {
         for (let slash = file.path.indexOf("/"); slash !== -1; slash = file.path.indexOf("/", slash + 1)) {

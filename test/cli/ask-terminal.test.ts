@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { startOpenAIServer, type HandlerResult, type OpenAITestServer } from "../support/openai-server.ts";
-import { BIN, js, runCli } from "./run-cli.ts";
+import { BIN, js, makeRepo, runCli } from "./run-cli.ts";
+
+// An explicit repository, so that ask does not default to the working directory.
+const tinyRepo = makeRepo({ "README.md": "# tiny\n" });
 
 /** What a person saw: everything the terminal received, with the escape codes and carriage returns kept. */
 interface TerminalRun {
@@ -113,7 +116,7 @@ describe.concurrent("rlmkit ask in a pseudo-terminal: the progress line and the 
 describe("rlmkit ask for other programs and for logs", () => {
   test("--output jsonl to a terminal: whole JSON lines, no line redrawn in between, the summary after them", async () => {
     await using server = await startOpenAIServer([js("FINAL('done')")]);
-    const run = await runInTerminal(["ask", "q", "--model", "m", "--base-url", server.url, "--output", "jsonl"]);
+    const run = await runInTerminal(["ask", "q", "--repo", tinyRepo, "--model", "m", "--base-url", server.url, "--output", "jsonl"]);
     expect(run.code).toBe(0);
     expect(run.screen).not.toContain("\x1b[2K");
     const [events, summary] = run.screen.split("\r\n\r\n");
@@ -124,7 +127,7 @@ describe("rlmkit ask for other programs and for logs", () => {
 
   test("--output jsonl streams every event as a JSON line on stdout, then the result", async () => {
     await using server = await startOpenAIServer([js("print(1)"), js("FINAL('done')")]);
-    const run = await runCli(["ask", "q", "--model", "m", "--base-url", server.url, "--output", "jsonl"]);
+    const run = await runCli(["ask", "q", "--repo", tinyRepo, "--model", "m", "--base-url", server.url, "--output", "jsonl"]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
     const lines = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));

@@ -5,6 +5,8 @@ import { startOpenAIServer, type OpenAITestServer } from "../support/openai-serv
 import { js, makeRepo, runCli, SAMPLE_FILES } from "./run-cli.ts";
 
 let repo: string;
+// An explicit repository, so that ask does not default to the working directory.
+const tinyRepo = makeRepo({ "README.md": "# tiny\n" });
 beforeAll(() => {
   repo = makeRepo(SAMPLE_FILES);
 });
@@ -46,7 +48,7 @@ describe("rlmkit ask against a loopback OpenAI-compatible server", () => {
 
   test("a session stopped by --max-iterations exits 2 (not answered) with the reason on stderr", async () => {
     const looping = await startOpenAIServer(() => js("print('still looking')"));
-    const run = await runCli(["ask", "Never answered", "--max-iterations", "2", "--model", "m", "--base-url", looping.url]);
+    const run = await runCli(["ask", "Never answered", "--repo", tinyRepo, "--max-iterations", "2", "--model", "m", "--base-url", looping.url]);
     await looping.close();
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout)).toMatchObject({ status: "max_iterations", iterations: 2 });
@@ -55,7 +57,7 @@ describe("rlmkit ask against a loopback OpenAI-compatible server", () => {
 
   test("environment variables configure the model when no flags are given", async () => {
     const envServer = await startOpenAIServer(() => js("FINAL('from env')"));
-    const run = await runCli(["ask", "q", "--json"], { env: { OPENAI_BASE_URL: envServer.url, RLMKIT_MODEL: "env-model", OPENAI_API_KEY: "sk-test-env-key" } });
+    const run = await runCli(["ask", "q", "--json", "--repo", tinyRepo], { env: { OPENAI_BASE_URL: envServer.url, RLMKIT_MODEL: "env-model", OPENAI_API_KEY: "sk-test-env-key" } });
     await envServer.close();
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).answer).toBe("from env");
@@ -66,7 +68,7 @@ describe("rlmkit ask against a loopback OpenAI-compatible server", () => {
 
 describe("rlmkit ask failures: one line on stderr, no stack trace, exit 1", () => {
   test.each([
-    { label: "unreachable model server", args: ["ask", "q", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"], message: /^rlmkit: model call failed: Could not reach the model server at http:\/\/127\.0\.0\.1:9\/v1 .*--base-url/ },
+    { label: "unreachable model server", args: ["ask", "q", "--repo", tinyRepo, "--model", "m", "--base-url", "http://127.0.0.1:9/v1"], message: /^rlmkit: model call failed: Could not reach the model server at http:\/\/127\.0\.0\.1:9\/v1 .*--base-url/ },
     { label: "no model configured", args: ["ask", "q"], message: /^rlmkit: no model configured: pass --model NAME, set RLMKIT_MODEL/ },
     { label: "no API key for the default OpenAI endpoint", args: ["ask", "q", "--model", "gpt-test"], message: /^rlmkit: No API key for https:\/\/api\.openai\.com\/v1: pass --api-key or set OPENAI_API_KEY/ },
     { label: "missing repository", args: ["ask", "q", "--model", "m", "--repo", "/nonexistent/rlmkit-repo"], message: /^rlmkit: repository not found: \/nonexistent\/rlmkit-repo/ },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ReadRule } from "../../src/access/read-rule.ts";
 import type { NavContext } from "../../src/nav/nav-context.ts";
 import { parseTarget } from "../../src/nav/nav-target.ts";
 import { RepositoryIndex } from "../../src/nav/repo-index.ts";
@@ -12,7 +13,7 @@ let context: NavContext;
 beforeAll(async () => {
   repo = await buildFixtureRepo();
   const index = new RepositoryIndex(repo.root, { cacheDir: false, maxFileBytes: 1024 * 1024 });
-  context = { index, engine: new TextSearchEngine(5000), maxFileBytes: 1024 * 1024, maxReadChars: 20_000, searchFiles: () => index.searchFiles() };
+  context = { index, engine: new TextSearchEngine(5000), readRule: new ReadRule(repo.root), maxFileBytes: 1024 * 1024, maxReadChars: 20_000, searchFiles: () => index.searchFiles() };
 });
 
 afterAll(async () => {

@@ -46,9 +46,9 @@ describe("path safety", () => {
     expect(await nav.read("src/escape.ts:1-1")).toEqual({ error: "'src/escape.ts' is a symlink that points outside the repository; it cannot be read" });
   });
 
-  test("ignored files cannot be read by naming them", async () => {
-    expect(await nav.read("ignored/secret.ts")).toMatchObject({ error: expect.stringContaining("no file or directory 'ignored/secret.ts'") });
-    expect(await nav.read(".git/config")).toMatchObject({ error: expect.stringContaining("no file or directory '.git/config'") });
+  test("ignored files and .git cannot be read by naming them, and the error says why", async () => {
+    expect(await nav.read("ignored/secret.ts")).toEqual({ error: expect.stringMatching(/^'ignored\/secret\.ts' may not be read: its folder 'ignored' is ignored by git \(rule 'ignored\/' in \.gitignore\)/), refused: "ignored" });
+    expect(await nav.read(".git/config")).toEqual({ error: expect.stringMatching(/^'\.git\/config' may not be read: it is in \.git\/, git's own data/), refused: "git" });
   });
 
   test("a symlink that stays inside the repository is read normally", async () => {

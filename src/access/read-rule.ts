@@ -1,0 +1,143 @@
+import fs from "node:fs";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
+import { DEFAULT_SECRET_FILES } from "./secret-files.ts";
+
+/** Options of {@link ReadRule}. */
+export interface ReadRuleOptions {
+  /** Glob patterns of files never shown, besides `.git/` and ignored files; replaces {@link DEFAULT_SECRET_FILES} (`[]` refuses none). */
+  readonly secretFiles?: readonly string[];
+}
+
+/** Why a path may not be read. */
+export type ReadRefusalReason = "git" | "ignored" | "secret";
+
+/** A refused path: the reason, the path (or folder above it) that is refused, and a message that says why. */
+export interface ReadRefusal {
+  readonly reason: ReadRefusalReason;
+  /** The refused path, relative to the root: the path asked about, or a folder above it. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * The one rule for which files of a repository a model may see, used by the
+ * nav tools (their walk and every path they are given), MCP's `rlm_query`
+ * `path` and the command line's `--context` inside a repository. Refused:
+ * anything in `.git/`, anything git ignores (every `.gitignore` on the way,
+ * nested ones below their folder, and `.git/info/exclude`), and files that
+ * usually hold secrets ({@link DEFAULT_SECRET_FILES}, configurable).
+ *
+ * @example
+ * const rule = new ReadRule("/path/to/repo");
+ * rule.refusal(".env")?.message; // "'.env' may not be read: it matches the secret-file pattern '.env*' …"
+ * rule.refusal("src/index.ts"); // undefined: allowed
+ */
+export class ReadRule {
+  /** The repository root, as given (a real path for the nav tools). */
+  readonly root: string;
+  /** The secret-file patterns in force. */
+  readonly secretFiles: readonly string[];
+  readonly #anySecret: (relative: string) => boolean;
+  readonly #secretMatchers: { readonly pattern: string; readonly test: (relative: string) => boolean }[];
+  // The rules of each folder's .gitignore, by folder ("" is the root, where .git/info/exclude joins them).
+  readonly #ignores = new Map<string, Ignore | null>();
+
+  constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES }: ReadRuleOptions = {}) {
+    this.root = root;
+    this.secretFiles = [...secretFiles];
+    this.#secretMatchers = secretFiles.map((pattern) => ({ pattern, test: secretMatcher(pattern) }));
+    // One test per file on the walk's hot path; the pattern that matched is looked up only on a hit.
+    const tests = this.#secretMatchers.map((matcher) => matcher.test);
+    this.#anySecret = tests.length === 0 ? () => false : (relative) => tests.some((test) => test(relative));
+  }
+
+  /**
+   * Why `relative` (a `/`-separated path inside the root, a file or a folder)
+   * may not be read, checking every folder above it too; `undefined` when it may.
+   */
+  refusal(relative: string): ReadRefusal | undefined {
+    const segments = relative.split("/").filter((segment) => segment !== "" && segment !== ".");
+    const asked = segments.join("/");
+    for (let length = 1; length <= segments.length; length++) {
+      const prefix = segments.slice(0, length).join("/");
+      const last = length === segments.length;
+      const refusal = this.#check(prefix, !last || isDirectory(path.join(this.root, prefix)), asked);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+
+  /**
+   * Why one entry may not be read, when the folders above it may be (what a
+   * walk that never enters a refused folder needs); `undefined` when it may.
+   */
+  entryRefusal(relative: string, directory: boolean): ReadRefusal | undefined {
+    return this.#check(relative, directory, relative);
+  }
+
+  #check(relative: string, directory: boolean, asked: string): ReadRefusal | undefined {
+    const subject = relative === asked ? "it" : `its folder '${relative}'`;
+    const refused = (reason: ReadRefusalReason, why: string): ReadRefusal => ({ reason, path: relative, message: `'${asked}' may not be read: ${why}` });
+    const name = relative.slice(relative.lastIndexOf("/") + 1);
+    if (name === ".git") return refused("git", "it is in .git/, git's own data (history, remotes, credentials), not the code");
+    const rule = this.#ignoringRule(relative, directory);
+    if (rule) return refused("ignored", `${subject} is ignored by git (${rule}), and ignored files are never shown`);
+    if (!directory && this.#anySecret(relative)) {
+      const secret = this.#secretMatchers.find((matcher) => matcher.test(relative))!;
+      return refused("secret", `it matches the secret-file pattern '${secret.pattern}' (files that usually hold keys or passwords are never shown; the secretFiles option changes the list)`);
+    }
+    return undefined;
+  }
+
+  /** The rule (and the file it is in) that makes git ignore the entry, or `undefined`. */
+  #ignoringRule(relative: string, directory: boolean): string | undefined {
+    const folders = ["", ...ancestorFolders(relative)];
+    let verdict: string | undefined;
+    for (const folder of folders) {
+      const rules = this.#rulesOf(folder);
+      if (!rules) continue;
+      const result = rules.test(`${folder ? relative.slice(folder.length + 1) : relative}${directory ? "/" : ""}`);
+      if (result.ignored) verdict = `rule '${result.rule?.pattern ?? "?"}' in ${folder ? `${folder}/` : ""}.gitignore`;
+      else if (result.unignored) verdict = undefined;
+    }
+    return verdict;
+  }
+
+  #rulesOf(folder: string): Ignore | null {
+    let rules = this.#ignores.get(folder);
+    if (rules !== undefined) return rules;
+    const texts = [readText(path.join(this.root, folder, ".gitignore")), folder === "" ? readText(path.join(this.root, ".git", "info", "exclude")) : undefined].filter((text): text is string => text !== undefined);
+    rules = texts.length > 0 ? ignore().add(texts.join("\n")) : null;
+    this.#ignores.set(folder, rules);
+    return rules;
+  }
+}
+
+/** A pattern without `/` matches a name in any folder; with one, a path from the root. */
+function secretMatcher(pattern: string): (relative: string) => boolean {
+  return picomatch(pattern, { dot: true, basename: !pattern.includes("/") });
+}
+
+/** `a/b/c` → `a`, `a/b`: the folders above an entry, top first. */
+function ancestorFolders(relative: string): string[] {
+  const segments = relative.split("/");
+  return segments.slice(0, -1).map((_, index) => segments.slice(0, index + 1).join("/"));
+}
+
+function isDirectory(absolute: string): boolean {
+  try {
+    return fs.statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}

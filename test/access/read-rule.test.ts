@@ -1,0 +1,174 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createNavTools, DEFAULT_SECRET_FILES, parseSecretFiles, ReadRule, ScriptedModel, type NavTools } from "../../src/index.ts";
+import { createMcpServer } from "../../src/mcp/index.ts";
+import { js, makeRepo, runCli } from "../cli/run-cli.ts";
+
+/** A repository with code, ignored output, git's own folder and the usual secret files. */
+const FILES: Record<string, string> = {
+  ".gitignore": "dist/\n*.log\n!keep.log\n",
+  "src/app.ts": "export function start(): string {\n  return 'started';\n}\n",
+  "src/.gitignore": "generated.ts\n",
+  "src/generated.ts": "export const GENERATED = 'IGNORED_MARKER';\n",
+  "dist/bundle.js": "console.log('IGNORED_MARKER');\n",
+  "debug.log": "IGNORED_MARKER\n",
+  "keep.log": "kept on purpose\n",
+  ".git/config": "[remote \"origin\"]\n  url = https://SECRET_MARKER@example.com/repo.git\n",
+  ".env": "API_TOKEN=SECRET_MARKER\n",
+  ".env.production": "API_TOKEN=SECRET_MARKER\n",
+  "config/server.pem": "-----BEGIN PRIVATE KEY-----\nSECRET_MARKER\n",
+  "deploy/id_rsa": "SECRET_MARKER\n",
+  ".npmrc": "//registry.npmjs.org/:_authToken=SECRET_MARKER\n",
+  "home/.aws/credentials": "aws_secret_access_key = SECRET_MARKER\n",
+  "home/.aws/config": "[default]\nregion = SECRET_MARKER\n",
+  "notes.txt": "nothing secret here\n",
+};
+
+let repo: string;
+beforeAll(() => {
+  repo = makeRepo(FILES);
+  mkdirSync(join(repo, "empty-dir"));
+});
+
+describe("ReadRule: one decision for what may be read", () => {
+  test.each([
+    { label: "source code", path: "src/app.ts", reason: undefined },
+    { label: "a plain text file", path: "notes.txt", reason: undefined },
+    { label: "a file re-included with !", path: "keep.log", reason: undefined },
+    { label: "a folder", path: "src", reason: undefined },
+    { label: ".git itself", path: ".git", reason: "git", message: "'.git' may not be read: it is in .git/, git's own data" },
+    { label: "a file in .git", path: ".git/config", reason: "git" },
+    { label: "a file in an ignored folder", path: "dist/bundle.js", reason: "ignored", message: "'dist/bundle.js' may not be read: its folder 'dist' is ignored by git (rule 'dist/' in .gitignore)" },
+    { label: "an ignored folder", path: "dist", reason: "ignored" },
+    { label: "an ignored file, by extension", path: "debug.log", reason: "ignored", message: "'debug.log' may not be read: it is ignored by git (rule '*.log' in .gitignore)" },
+    { label: "a file ignored by a nested .gitignore", path: "src/generated.ts", reason: "ignored", message: "'src/generated.ts' may not be read: it is ignored by git (rule 'generated.ts' in src/.gitignore)" },
+    { label: ".env", path: ".env", reason: "secret", message: "'.env' may not be read: it matches the secret-file pattern '.env*'" },
+    { label: ".env.production", path: ".env.production", reason: "secret" },
+    { label: "a PEM key in a folder", path: "config/server.pem", reason: "secret", message: "'config/server.pem' may not be read: it matches the secret-file pattern '*.pem'" },
+    { label: "an SSH key", path: "deploy/id_rsa", reason: "secret" },
+    { label: ".npmrc", path: ".npmrc", reason: "secret" },
+    { label: "AWS credentials below the root", path: "home/.aws/credentials", reason: "secret" },
+    { label: "a path given with ./ and a trailing slash", path: "./dist/", reason: "ignored" },
+  ])("$label ($path): $reason", ({ path, reason, message }) => {
+    const refusal = new ReadRule(repo).refusal(path);
+    expect(refusal?.reason).toBe(reason);
+    if (message) expect(refusal?.message.startsWith(message), refusal?.message).toBe(true);
+  });
+
+  test("secretFiles replaces the default list; [] refuses no secret files (git and .gitignore still apply)", () => {
+    const custom = new ReadRule(repo, { secretFiles: ["*.txt"] });
+    expect(custom.refusal("notes.txt")?.reason).toBe("secret");
+    expect(custom.refusal(".env")).toBeUndefined();
+    const none = new ReadRule(repo, { secretFiles: [] });
+    expect(none.refusal(".env")).toBeUndefined();
+    expect(none.refusal("dist/bundle.js")?.reason).toBe("ignored");
+    expect(none.refusal(".git/config")?.reason).toBe("git");
+  });
+
+  test.each([
+    { text: ".env*, *.pem", expected: [".env*", "*.pem"] },
+    { text: "none", expected: [] },
+    { text: " NONE ", expected: [] },
+    { text: "*.sqlite,,", expected: ["*.sqlite"] },
+  ])("parseSecretFiles($text)", ({ text, expected }) => {
+    expect(parseSecretFiles(text)).toEqual(expected);
+  });
+
+  test("the default list covers the usual secret files", () => {
+    expect(DEFAULT_SECRET_FILES).toEqual(expect.arrayContaining([".env*", "*.pem", "*.key", "id_rsa*", ".npmrc", ".netrc"]));
+  });
+});
+
+describe("the nav tools follow the rule, and say why", () => {
+  let nav: NavTools;
+  beforeAll(async () => {
+    nav = await createNavTools(repo, { cacheDir: false });
+  });
+  afterAll(async () => nav?.close());
+
+  test.each([
+    { label: "nav_read of .env (not taken for a symbol name)", call: () => nav.read(".env"), refused: "secret", message: /^'\.env' may not be read: it matches the secret-file pattern '\.env\*'/ },
+    { label: "nav_read of a line range of a key", call: () => nav.read("config/server.pem:1-2"), refused: "secret", message: /^'config\/server\.pem' may not be read/ },
+    { label: "nav_read of .git/config", call: () => nav.read(".git/config"), refused: "git", message: /^'\.git\/config' may not be read: it is in \.git\// },
+    { label: "nav_read of an ignored file", call: () => nav.read("dist/bundle.js"), refused: "ignored", message: /its folder 'dist' is ignored by git/ },
+    { label: "nav_ls of an ignored folder", call: () => nav.ls("dist"), refused: "ignored", message: /^'dist' may not be read/ },
+    { label: "nav_outline of a nested-ignored file", call: () => nav.outline("src/generated.ts"), refused: "ignored", message: /rule 'generated\.ts' in src\/\.gitignore/ },
+    { label: "nav_read of an SSH key", call: () => nav.read("deploy/id_rsa"), refused: "secret", message: /'id_rsa\*'/ },
+  ])("$label", async ({ call, refused, message }) => {
+    const result = await call();
+    expect(result).toMatchObject({ refused, error: expect.stringMatching(message) });
+  });
+
+  test("nav_search, nav_ls and nav_info never show refused files", async () => {
+    expect(await nav.search("SECRET_MARKER")).toMatchObject({ matches: [] });
+    expect(await nav.search("IGNORED_MARKER")).toMatchObject({ matches: [] });
+    const root = await nav.ls("");
+    expect(JSON.stringify(root)).not.toMatch(/\.env|\.npmrc|dist|debug\.log/);
+    expect((await nav.info()).files).toBe(5); // .gitignore, src/app.ts, src/.gitignore, keep.log, notes.txt
+    expect(await nav.read("src/app.ts:1")).toMatchObject({ text: "export function start(): string {" });
+  });
+
+  test("with secretFiles: [] the secret files are tools' to read, ignored files still are not", async () => {
+    const open = await createNavTools(repo, { cacheDir: false, secretFiles: [] });
+    try {
+      expect(await open.read(".env")).toMatchObject({ text: "API_TOKEN=SECRET_MARKER" });
+      expect(await open.read("dist/bundle.js")).toMatchObject({ refused: "ignored" });
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe("MCP's rlm_query path follows the rule", () => {
+  let client: Client;
+  let model: ScriptedModel;
+  beforeAll(async () => {
+    model = new ScriptedModel(Array.from({ length: 4 }, () => js("FINAL(context.length)")));
+    const server = createMcpServer({ repo, openRepository: (directory) => createNavTools(directory, { cacheDir: false }), createModel: () => model });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    client = new Client({ name: "read-rule-test", version: "1.0.0" });
+    await client.connect(clientSide);
+  });
+  afterAll(async () => client?.close());
+
+  test.each([
+    { path: ".env", message: /^rlm_query: '\.env' may not be read: it matches the secret-file pattern '\.env\*'/ },
+    { path: ".git/config", message: /^rlm_query: '\.git\/config' may not be read: it is in \.git\// },
+    { path: "dist/bundle.js", message: /^rlm_query: 'dist\/bundle\.js' may not be read: its folder 'dist' is ignored by git/ },
+    { path: "dist", message: /^rlm_query: 'dist' may not be read/ },
+    { path: "home/.aws/config", message: /secret-file pattern '\*\*\/\.aws\/\*\*'/ },
+  ])("path: $path is refused, and no model is asked", async ({ path, message }) => {
+    const before = model.requests.length;
+    const result = (await client.callTool({ name: "rlm_query", arguments: { question: "What is in it?", path } })) as { isError?: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(message);
+    expect(model.requests.length).toBe(before);
+  });
+
+  test("a readable file is still the context", async () => {
+    const result = (await client.callTool({ name: "rlm_query", arguments: { question: "How long?", path: "notes.txt" } })) as { isError?: boolean; content: { text: string }[] };
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0].text).toBe(String(FILES["notes.txt"].length));
+  });
+});
+
+describe("the command line follows the rule", () => {
+  test.each([
+    { label: "nav read .env", args: ["nav", "read", ".env"], code: 1, stderr: /^rlmkit: '\.env' may not be read: it matches the secret-file pattern/ },
+    { label: "nav read .env with --secret-files none", args: ["nav", "read", ".env", "--secret-files", "none"], code: 0, stdout: /API_TOKEN=SECRET_MARKER/ },
+    { label: "nav read .env with RLMKIT_SECRET_FILES=none", args: ["nav", "read", ".env"], env: { RLMKIT_SECRET_FILES: "none" }, code: 0, stdout: /API_TOKEN=SECRET_MARKER/ },
+    { label: "ask --context .env inside the repository", args: ["ask", "q", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--context", ".env"], code: 1, stderr: /^rlmkit: --context \.env: '\.env' may not be read: it matches the secret-file pattern '\.env\*'.*pipe it in: --context - < \.env/ },
+    { label: "ask --context of a file in .git", args: ["ask", "q", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--context", ".git/config"], code: 1, stderr: /^rlmkit: --context \.git\/config: '\.git\/config' may not be read: it is in \.git\// },
+    { label: "ask --context of an ignored file, with --repo", args: ["ask", "q", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--repo", ".", "--context", "debug.log"], code: 1, stderr: /^rlmkit: --context debug\.log: 'debug\.log' may not be read: it is ignored by git/ },
+  ] as { label: string; args: string[]; env?: Record<string, string>; code: number; stdout?: RegExp; stderr?: RegExp }[])("$label", async ({ args, env, code, stdout, stderr }) => {
+    const run = await runCli(args, { cwd: repo, ...(env ? { env } : {}) });
+    expect(run.code, run.stderr).toBe(code);
+    if (stdout) expect(run.stdout).toMatch(stdout);
+    if (stderr) expect(run.stderr).toMatch(stderr);
+    expect(run.stdout).not.toMatch(code === 1 ? /SECRET_MARKER|IGNORED_MARKER/ : /IGNORED_MARKER/);
+  });
+});
