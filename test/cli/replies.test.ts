@@ -1,6 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { startOpenAIServer, type HandlerResult, type RecordedHttpRequest } from "../support/openai-server.ts";
-import { js, runCli } from "./run-cli.ts";
+import { js, makeRepo, runCli } from "./run-cli.ts";
+
+// An explicit repository, so that ask does not default to the working directory.
+const tinyRepo = makeRepo({ "README.md": "# tiny\n" });
 
 const python = (code: string) => "```python\n" + code + "\n```";
 
@@ -89,7 +92,7 @@ const rows: Row[] = [
 describe("rlmkit ask: reasoning, cut replies and replies without code", () => {
   test.for(rows)("$label", async (row) => {
     await using server = await startOpenAIServer(row.replies);
-    const run = await runCli(["ask", "Where is the retry policy?", "--model", "m", "--base-url", server.url, ...(row.flags ?? [])]);
+    const run = await runCli(["ask", "Where is the retry policy?", "--repo", tinyRepo, "--model", "m", "--base-url", server.url, ...(row.flags ?? [])]);
     expect(run.stderr).toMatch(row.stderr);
     expect(run.code).toBe(row.code);
     const result = JSON.parse(run.stdout);
