@@ -99,7 +99,7 @@ const TERMINAL_CASES: readonly TerminalCase[] = [
 describe.concurrent("rlmkit ask in a pseudo-terminal: the progress line and the summary", () => {
   test.for(TERMINAL_CASES)("$label", async ({ server: start, flags, code, requests, frames, rising, screen }) => {
     await using server = await start();
-    const run = await runInTerminal(["ask", "What is six times seven?", "--model", "m", "--base-url", server.url, ...flags]);
+    const run = await runInTerminal(["ask", "What is six times seven?", "--repo", tinyRepo, "--model", "m", "--base-url", server.url, ...flags]);
     expect(run.code).toBe(code);
     expect(server.requests).toHaveLength(requests);
     for (const frame of frames) expect(run.frames).toContainEqual(expect.stringMatching(frame));
@@ -139,7 +139,7 @@ describe("rlmkit ask for other programs and for logs", () => {
 
   test("--verbose prints every step on stderr as it happens, with the answer alone on stdout", async () => {
     await using server = await startOpenAIServer([js("const words = ['a', 'b']\nprint(words.length)"), js("FINAL(words.join('+'))")]);
-    const run = await runCli(["ask", "q", "--model", "m", "--base-url", server.url, "--output", "text", "--verbose"]);
+    const run = await runCli(["ask", "q", "--repo", tinyRepo, "--model", "m", "--base-url", server.url, "--output", "text", "--verbose"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("a+b\n");
     const steps = run.stderr.split("\n").map((line) => line.replace(/^\s+\d+\.\d s {2}/, ""));
