@@ -24,13 +24,7 @@ export function registerNavCommand(program: Command, io: CliIo, done: (code: num
     .option("--repo <dir>", "repository to navigate", ".")
     .option("--json", "print the tool's result as JSON")
     .option("--secret-files <globs>", "files never shown besides .git/ and ignored ones: comma-separated globs, or none (RLMKIT_SECRET_FILES)")
-    .addHelpText("after", "
-Examples:
-  rlmkit nav info --repo .
-  rlmkit nav search runSession --repo .
-  rlmkit nav outline src/index.ts
-  rlmkit nav read src/index.ts:1-20
-  rlmkit nav refs RetryPolicy.next")
+    .addHelpText("after", "\nExamples:\n  rlmkit nav info --repo .\n  rlmkit nav search runSession --repo .\n  rlmkit nav outline src/index.ts\n  rlmkit nav read src/index.ts:1-20\n  rlmkit nav refs RetryPolicy.next")
     .action(async (name: string, args: string[], options: { repo: string; json?: boolean; secretFiles?: string }) => {
       done(await nav(name, args, options, io));
     });
