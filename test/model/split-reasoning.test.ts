@@ -17,6 +17,10 @@ describe("splitReasoning", () => {
     { label: "a lone closing tag after a pair stays text", reply: "<think>a</think>b</think>c", text: "b</think>c", reasoning: "a" },
     { label: "a closing tag of another name does not close", reply: "<think>a</thinking>b", text: "", reasoning: "a</thinking>b" },
     { label: "not a tag: <thinker> and <think-aloud>", reply: "<thinker> <think-aloud>", text: "<thinker> <think-aloud>", reasoning: undefined },
+    // Code that handles tags as strings is code: a tag inside a fence counts only at the start of a line.
+    { label: "a tag in a string inside a js block is code", reply: 'Split it:\n```js\nconst parts = reply.split("</think>");\nprint(parts.length)\n```', text: 'Split it:\n```js\nconst parts = reply.split("</think>");\nprint(parts.length)\n```', reasoning: undefined },
+    { label: "an opening tag in a string inside a block is code, after real reasoning", reply: '<think>plan</think>\n```js\nconst open = "<think>";\n```', text: '```js\nconst open = "<think>";\n```', reasoning: "plan" },
+    { label: "a draft block left open in reasoning: </think> on its own line still ends it", reply: `Draft:\n\`\`\`js\nFINAL(1)\n</think>\n${block}`, text: block, reasoning: "Draft:\n```js\nFINAL(1)" },
   ])("$label", ({ reply, text, reasoning }) => {
     const split = splitReasoning(reply);
     expect(split.text).toBe(text);
