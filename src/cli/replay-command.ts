@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { NO_CONTEXT_DESCRIPTION } from "../session/describe-context.ts";
+import { describesNoContext } from "../session/describe-context.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { readTrace } from "../view/read-trace.ts";
 import { renderTraceHtml } from "../view/render-trace-html.ts";
@@ -41,7 +41,7 @@ async function replay(tracePath: string, options: { repo: string; context?: stri
   const { events } = parsed;
   const start = events.find((event): event is Extract<SessionEvent, { type: "session_start" }> => event.type === "session_start" && (event.depth ?? 0) === 0);
   if (!start) throw new CliError(`${tracePath} has no root session_start event; is it a trace written by rlmkit?`);
-  const hadContext = start.context !== NO_CONTEXT_DESCRIPTION;
+  const hadContext = !describesNoContext(start.context);
   if (hadContext && options.context === undefined) throw new CliError("the recorded session had a `context` input, which traces do not keep; pass the same input with --context FILE");
   const context = options.context !== undefined ? await readContext(options.context, io) : undefined;
   let repo: string | undefined;

@@ -1,11 +1,34 @@
 import type { JsonValue } from "../tools/json-schema.ts";
 
-/** How the system prompt (and the trace's `session_start`) describes a session without `context`. */
-export const NO_CONTEXT_DESCRIPTION = "There is no `context` variable in this session; use the tools to find what you need.";
+/** How every description of a session without `context` starts (older traces and newer ones alike). */
+export const NO_CONTEXT_PREFIX = "There is no `context` variable in this session";
+
+/** What a session has besides `context`, so the description of a session without it mentions only what exists. */
+export interface SessionInputs {
+  /** Whether a repository is open (the nav tools are registered). */
+  readonly repo?: boolean;
+  /** Whether any other tools are registered. */
+  readonly tools?: boolean;
+}
+
+/**
+ * How the system prompt (and the trace's `session_start`) describes a session without `context`:
+ * it points at the repository or the tools only when the session has them.
+ */
+export function describeNoContext({ repo = false, tools = false }: SessionInputs = {}): string {
+  if (repo) return `${NO_CONTEXT_PREFIX}; explore the repository with the tools below to find what you need.`;
+  if (tools) return `${NO_CONTEXT_PREFIX}; use the tools below to find what you need.`;
+  return `${NO_CONTEXT_PREFIX}; answer from the question itself, computing what you need in code.`;
+}
+
+/** Whether a recorded `session_start` description says the session had no `context` (any version of the text). */
+export function describesNoContext(description: string): boolean {
+  return description.startsWith(NO_CONTEXT_PREFIX);
+}
 
 /** A short description of the `context` variable for the system prompt: its type, size and a peek. */
-export function describeContext(context: JsonValue | undefined): string {
-  if (context === undefined) return NO_CONTEXT_DESCRIPTION;
+export function describeContext(context: JsonValue | undefined, inputs: SessionInputs = {}): string {
+  if (context === undefined) return describeNoContext(inputs);
   if (typeof context === "string") {
     const lines = context.length === 0 ? 0 : countLines(context);
     const peek = context.slice(0, 300).replace(/```/g, "'''");

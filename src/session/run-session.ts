@@ -255,7 +255,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     return result;
   };
 
-  const contextText = describeContext(context);
+  const contextText = describeContext(context, { repo: nav !== undefined, tools: toolMap.size > navToolNames.size });
   emit({ type: "session_start", question, model: model.modelId, context: contextText, tools: [...toolMap.keys()], maxIterations });
 
   try {
@@ -300,7 +300,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       await exposeSubcallFunctions(sandbox, functions);
     }
     const navSection = nav ? renderPrompt(loadPrompt("nav-tools"), { repo_summary: navRepoSummary(await nav.info()) }) : "";
-    const subcallSection = subcallsEnabled ? renderSubcallSection({ subModel: subModel.modelId, ...(subModel.contextWindow !== undefined ? { contextWindow: subModel.contextWindow } : {}), concurrency: tree.limiter.limit, depth, maxDepth: tree.tracker.maxDepth }) : "";
+    const subcallSection = subcallsEnabled ? renderSubcallSection({ subModel: subModel.modelId, ...(subModel.contextWindow !== undefined ? { contextWindow: subModel.contextWindow } : {}), concurrency: tree.limiter.limit, depth, maxDepth: tree.tracker.maxDepth, input: context !== undefined ? "context" : nav ? "repo" : "none", hasTools: toolMap.size > 0 }) : "";
     const extraSections = [navSection, subcallSection].filter(Boolean).join("\n");
 
     const messages: ChatMessage[] = [
@@ -496,6 +496,8 @@ class SessionTimeout extends Error {
 function renderSystemPrompt(template: string | undefined, contextText: string, tools: readonly Tool[], maxOutputChars: number, extraSections: string, hasContext: boolean, hasRepo: boolean): string {
   const toolsSection = tools.length === 0 ? "" : renderPrompt(loadPrompt("tools"), {
     tool_list: tools.map((tool) => `- \`${toolSignature(tool)}\` — ${tool.description}${tool.example ? `\n  e.g. \`${tool.example}\`` : ""}`).join("\n"),
+    // The form is shown with a tool this session has: the first one's own example, or its name with literal arguments.
+    call_example: tools.find((tool) => tool.example)?.example ?? `const result = ${tools[0]!.name}("literal", { option: 1 })`,
   });
   return renderPrompt(template ?? loadPrompt("system"), {
     max_output_chars: maxOutputChars.toLocaleString("en-US"),

@@ -21,5 +21,5 @@ export {
   type ResolvedSubcallLimits,
   type SubcallLimits,
 } from "./subcall-limits.ts";
-export { DEFAULT_SUBCALL_PROMPT_CHARS, renderSubcallSection, subcallPromptChars, SUBCALL_WINDOW_SHARE, type SubcallPromptOptions } from "./subcall-prompt.ts";
+export { DEFAULT_SUBCALL_PROMPT_CHARS, renderSubcallSection, subcallPromptChars, SUBCALL_WINDOW_SHARE, type SubcallExampleInput, type SubcallPromptOptions } from "./subcall-prompt.ts";
 export { UsageLedger, type LedgerEntry, type ModelUsageTotals, type TreeUsage, type UsageTotals } from "./usage-ledger.ts";

@@ -18,7 +18,14 @@ export interface SubcallPromptOptions {
   readonly depth: number;
   /** Deepest child session allowed. */
   readonly maxDepth: number;
+  /** What the session reads, so the example uses only what exists: its `context`, a repository through the nav tools, or neither. */
+  readonly input?: SubcallExampleInput;
+  /** Whether the session has tools (a child session started by `rlm_query` gets the same ones). */
+  readonly hasTools?: boolean;
 }
+
+/** Which worked example the sub-call section shows: `prompts/subcall-example-{context,repo,plain}.md`. */
+export type SubcallExampleInput = "context" | "repo" | "none";
 
 /**
  * How many characters to hand one sub-call: half the sub-model's context window
@@ -32,7 +39,7 @@ export function subcallPromptChars(contextWindow: number | undefined): number {
 }
 
 /** Renders `prompts/subcalls.md`, the system prompt section that teaches `llm_query`, `llm_query_batched`, `rlm_query` and `budget`. */
-export function renderSubcallSection({ subModel, contextWindow, concurrency, depth, maxDepth }: SubcallPromptOptions): string {
+export function renderSubcallSection({ subModel, contextWindow, concurrency, depth, maxDepth, input = "context", hasTools = true }: SubcallPromptOptions): string {
   const chars = subcallPromptChars(contextWindow).toLocaleString("en-US");
   const sizeNote =
     contextWindow !== undefined && contextWindow > 0
@@ -40,12 +47,13 @@ export function renderSubcallSection({ subModel, contextWindow, concurrency, dep
       : `The sub-model's context window is not known; give one call at most about ${chars} characters.`;
   const rlmBehaviour =
     depth + 1 <= maxDepth
-      ? "the FINAL answer of a new session like this one (its own sandbox, with `value` as its `context`, and the same tools), for a sub-question that needs code of its own. Slower and costlier than `llm_query`."
+      ? `the FINAL answer of a new session like this one (its own sandbox, with \`value\` as its \`context\`${hasTools ? ", and the same tools" : ""}), for a sub-question that needs code of its own. Slower and costlier than \`llm_query\`.`
       : "here the same as `llm_query(question + \"\\n\\n\" + value)` (the depth limit is reached, so no new session is started).";
   return renderPrompt(loadPrompt("subcalls"), {
     sub_model: subModel,
     concurrency: String(concurrency),
     rlm_behaviour: rlmBehaviour,
     size_note: sizeNote,
+    example: loadPrompt(`subcall-example-${input === "none" ? "plain" : input}`).trimEnd(),
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { describeContext } from "../../src/session/describe-context.ts";
+import { describeContext, describesNoContext } from "../../src/session/describe-context.ts";
 
 describe("describeContext", () => {
   test.each([
@@ -20,5 +20,24 @@ describe("describeContext", () => {
     { label: "number", context: 42, text: "a number: 42." },
   ])("JSON values: shape and size ($label)", ({ context, text }) => {
     expect(describeContext(context)).toBe(`\`context\` is ${text}`);
+  });
+
+  test.each([
+    { label: "a repository", inputs: { repo: true, tools: true }, mentions: /repository/, tools: true },
+    { label: "tools only", inputs: { tools: true }, mentions: /use the tools/, tools: true },
+    { label: "neither", inputs: {}, mentions: /answer from the question/, tools: false },
+  ])("no context: the description names only what the session has ($label)", ({ inputs, mentions, tools }) => {
+    const text = describeContext(undefined, inputs);
+    expect(text).toMatch(mentions);
+    expect(/tool/i.test(text)).toBe(tools);
+    expect(describesNoContext(text)).toBe(true);
+  });
+
+  test.each([
+    { label: "the text older traces recorded", description: "There is no `context` variable in this session; use the tools to find what you need.", none: true },
+    { label: "a string context", description: describeContext("There is no `context` variable in this session"), none: false },
+    { label: "an array context", description: describeContext([1]), none: false },
+  ])("replay tells a context-free trace from its description ($label)", ({ description, none }) => {
+    expect(describesNoContext(description)).toBe(none);
   });
 });
