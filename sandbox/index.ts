@@ -1,5 +1,7 @@
 /** The sandbox seam and its isolated-vm implementation: the security boundary where model code runs. See DOCS/ARCHITECTURE.md, "Sandbox". */
 export { createIsolateSandbox, isolateSandboxFactory } from "./isolate-sandbox.ts";
+export { createProcessSandboxFactory, sharedProcessSandboxFactory, WORKER_BASE_MEMORY_MB, type ProcessSandboxFactory, type ProcessSandboxOptions } from "./process-pool.ts";
+export { KILL_GRACE_MS } from "./process-sandbox.ts";
 export {
   DEFAULT_MAX_HOST_WAIT_MS,
   DEFAULT_MAX_OUTPUT_CHARS,

@@ -1,10 +1,7 @@
 import ivm from "isolated-vm";
 import {
-  DEFAULT_MAX_HOST_WAIT_MS,
-  DEFAULT_MAX_OUTPUT_CHARS,
-  DEFAULT_MEMORY_LIMIT_MB,
-  DEFAULT_TIMEOUT_MS,
   MAX_VALUE_DEPTH,
+  sandboxLimits,
   type ExecutionError,
   type ExecutionResult,
   type GuestValue,
@@ -77,6 +74,18 @@ export async function createIsolateSandbox(options: SandboxOptions = {}): Promis
   return sandbox;
 }
 
+const catastropheListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever an isolate in this process suffers a catastrophic
+ * out-of-memory error. isolated-vm then parks that isolate's thread for good: its
+ * heap is never freed and the process can no longer exit by itself (not even with
+ * `process.exit`), so a process that hosts isolates should be replaced soon after.
+ */
+export function onIsolateCatastrophe(listener: () => void): void {
+  catastropheListeners.add(listener);
+}
+
 /** The in-process backend: each sandbox is an isolate in this process (see {@link createIsolateSandbox}). */
 export const isolateSandboxFactory: SandboxFactory = Object.freeze({ backend: "isolate", create: createIsolateSandbox });
 
@@ -93,43 +102,67 @@ class IsolateSandbox implements Sandbox {
   #block?: BlockState;
   #blockCount = 0;
   #busy = false;
+  /** The isolate was lost while no block ran (V8's heap limit disposed it later, say): the next block is told and does not run. */
+  #lostBetweenBlocks = false;
 
-  constructor({
-    timeoutMs = DEFAULT_TIMEOUT_MS,
-    memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB,
-    maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS,
-    maxHostWaitMs = DEFAULT_MAX_HOST_WAIT_MS,
-  }: SandboxOptions) {
-    for (const [name, value] of Object.entries({ timeoutMs, memoryLimitMb, maxOutputChars, maxHostWaitMs })) {
-      if (!Number.isFinite(value) || value <= 0) throw new RangeError(`sandbox option ${name} must be a positive number, got ${value}.`);
-    }
+  constructor(options: SandboxOptions) {
+    const { timeoutMs, memoryLimitMb, maxOutputChars, maxHostWaitMs } = sandboxLimits(options);
     this.#timeoutMs = timeoutMs;
     this.#memoryLimitMb = memoryLimitMb;
     this.#maxOutputChars = maxOutputChars;
     this.#maxHostWaitMs = maxHostWaitMs;
   }
 
+  /**
+   * Persistent values get room of their own on top of the guest's limit (by an
+   * estimate of their size). A value that does not fit in it is refused, so a
+   * fresh isolate never starts over its limit.
+   */
   async setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
     const bytes = typeof value === "string" ? value.length * 2 : JSON.stringify(value).length * 3;
+    const previous = this.#persistent.get(name);
     const before = this.#memoryLimit();
     this.#persistent.set(name, { value, bytes });
-    // A large value needs a bigger heap; the limit is fixed per isolate, so start a new one.
-    if (this.#memoryLimit() > before) await this.reset();
-    else await this.#set(this.#alive(), name, value);
+    let failure: unknown;
+    try {
+      // A large value needs a bigger heap; the limit is fixed per isolate, so start a new one.
+      if (this.#memoryLimit() > before) await this.#renew();
+      else await this.#set(await this.#current(), name, value);
+    } catch (error) {
+      failure = error;
+    }
+    const live = this.#live;
+    const stats = live && !live.isolate.isDisposed && !live.catastrophic ? await live.isolate.getHeapStatistics().catch(() => undefined) : undefined;
+    if (stats && stats.used_heap_size <= stats.heap_size_limit) {
+      if (failure) throw failure;
+      return;
+    }
+    if (previous) this.#persistent.set(name, previous);
+    else this.#persistent.delete(name);
+    await this.#renew();
+    throw new RangeError(`the sandbox global '${name}' is too large: it does not fit in the sandbox's memory limit of ${this.#memoryLimitMb + Math.ceil(bytes / MB)} MB. Pass a smaller value, or a string (the most compact form).`);
   }
 
   async setGlobal(name: string, value: GuestValue): Promise<void> {
-    await this.#set(this.#alive(), name, value);
+    const live = await this.#current();
+    try {
+      await this.#set(live, name, value);
+    } catch (error) {
+      // Over the memory limit while copying the value in: a loss for the next block to report, not a read-only name.
+      if (!live.isolate.isDisposed && !live.catastrophic) throw error;
+      this.#lostBetweenBlocks = true;
+      await this.#renew();
+    }
   }
 
   async defineStub(name: string, message: string): Promise<void> {
     this.#stubs.set(name, message);
-    await applyStub(this.#alive(), name, message);
+    await applyStub(await this.#current(), name, message);
   }
 
   async exposeFunction(name: string, fn: HostFunction): Promise<void> {
     this.#functions.set(name, fn);
-    await applyExpose(this.#alive(), name);
+    await applyExpose(await this.#current(), name);
   }
 
   async execute(code: string): Promise<ExecutionResult> {
@@ -155,7 +188,11 @@ class IsolateSandbox implements Sandbox {
       hostWaitMs: block.hostWaitMs,
     });
 
-    const live = this.#alive();
+    const live = await this.#current();
+    if (this.#lostBetweenBlocks) {
+      this.#lostBetweenBlocks = false;
+      return finish({ kind: "memory", name: "SandboxLost", message: `the sandbox went over its memory limit of ${this.#memoryLimit()} MB after the previous block (too much data kept in variables) and was restarted before this block, which therefore did not run` }, true);
+    }
     let program: ReplProgram;
     try {
       program = toReplProgram(code, { scope: live.repl, reserved: [...this.#stubs.keys(), ...this.#functions.keys(), ...this.#persistent.keys()] });
@@ -171,6 +208,10 @@ class IsolateSandbox implements Sandbox {
     try {
       script = await live.isolate.compileScript(program.code, { filename });
     } catch (error) {
+      if (live.isolate.isDisposed || live.catastrophic) {
+        await this.#renew();
+        return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB while it was compiled and was stopped` }, true);
+      }
       const message = String((error as Error)?.message ?? error);
       return finish({ kind: "syntax", name: "SyntaxError", message: redactHostPaths(message).replace(/\s*\[.*\]$/, ""), ...locate(message, filename, program) });
     }
@@ -209,7 +250,7 @@ class IsolateSandbox implements Sandbox {
     // A stopped or lost isolate is replaced; a catastrophic OOM counts as memory even when the watchdog fired too.
     const stopped = watchdog.reason();
     if (live.catastrophic || stopped || live.isolate.isDisposed) {
-      await this.reset();
+      await this.#renew();
       if (stopped && !live.catastrophic) {
         const message =
           stopped === "timeout"
@@ -225,6 +266,12 @@ class IsolateSandbox implements Sandbox {
       const name = typeof error?.name === "string" ? error.name : "Error";
       return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
     }
+    // What the block kept can be over the limit without V8 noticing yet; it would dispose the isolate later, between blocks.
+    const kept = await live.isolate.getHeapStatistics().catch(() => undefined);
+    if (live.isolate.isDisposed || (kept && kept.used_heap_size > kept.heap_size_limit)) {
+      await this.#renew();
+      return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)` }, true);
+    }
     const thrown = readOutcome(outcome);
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
     if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });
@@ -232,6 +279,21 @@ class IsolateSandbox implements Sandbox {
   }
 
   async reset(): Promise<void> {
+    this.#lostBetweenBlocks = false;
+    await this.#renew();
+  }
+
+  /** The live isolate; one that went away while no block ran is replaced, and the next block is told. */
+  async #current(): Promise<Live> {
+    const live = this.#alive();
+    if (!live.isolate.isDisposed && !live.catastrophic) return live;
+    this.#lostBetweenBlocks = true;
+    await this.#renew();
+    return this.#alive();
+  }
+
+  /** Replaces the isolate with a fresh one and re-applies persistent globals, stubs and functions. */
+  async #renew(): Promise<void> {
     if (this.#disposed) throw new Error("sandbox was disposed; create a new one.");
     this.#release();
     let onCatastrophe: (error: Error) => void = () => undefined;
@@ -244,6 +306,7 @@ class IsolateSandbox implements Sandbox {
       memoryLimit: this.#memoryLimit(),
       onCatastrophicError: () => {
         if (live) live.catastrophic = true;
+        for (const listener of catastropheListeners) listener();
         onCatastrophe(new Error("catastrophic isolate error"));
       },
     }));

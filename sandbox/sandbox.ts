@@ -29,6 +29,23 @@ export interface SandboxOptions {
   readonly maxHostWaitMs?: number;
 }
 
+/** Every limit of {@link SandboxOptions}, defaults filled in. */
+export type SandboxLimits = Required<SandboxOptions>;
+
+/** Fills in the defaults and checks every limit; throws a RangeError naming a limit that is not a positive finite number. */
+export function sandboxLimits({
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB,
+  maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS,
+  maxHostWaitMs = DEFAULT_MAX_HOST_WAIT_MS,
+}: SandboxOptions = {}): SandboxLimits {
+  const limits = { timeoutMs, memoryLimitMb, maxOutputChars, maxHostWaitMs };
+  for (const [name, value] of Object.entries(limits)) {
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) throw new RangeError(`sandbox option ${name} must be a positive number, got ${value}.`);
+  }
+  return limits;
+}
+
 /** A JSON value as it crosses the boundary. */
 export type GuestValue = string | number | boolean | null | GuestValue[] | { [key: string]: GuestValue };
 

@@ -92,7 +92,12 @@ export { interceptBlock, rewriteBlock, ACCEPTED_FORM, type InterceptedCall, type
 export * from "./model/index.ts";
 export {
   createIsolateSandbox,
+  createProcessSandboxFactory,
   isolateSandboxFactory,
+  KILL_GRACE_MS,
+  WORKER_BASE_MEMORY_MB,
+  type ProcessSandboxFactory,
+  type ProcessSandboxOptions,
   SANDBOX_BACKENDS,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,

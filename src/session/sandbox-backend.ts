@@ -1,4 +1,4 @@
-import { isolateSandboxFactory, type SandboxBackend, type SandboxFactory, type SandboxOptions } from "../../sandbox/index.ts";
+import { isolateSandboxFactory, sharedProcessSandboxFactory, type SandboxBackend, type SandboxFactory, type SandboxOptions } from "../../sandbox/index.ts";
 
 /** Sandbox limits for a session, plus where its code runs. */
 export interface SessionSandboxOptions extends SandboxOptions {
@@ -17,5 +17,6 @@ export function resolveSandboxFactory(factory: SandboxFactory | undefined, backe
   }
   const chosen = backend ?? DEFAULT_SANDBOX_BACKEND;
   if (chosen === "isolate") return isolateSandboxFactory;
-  throw new RangeError(`runSession: unknown sandbox backend '${String(chosen)}'; the backends are "isolate".`);
+  if (chosen === "process") return sharedProcessSandboxFactory();
+  throw new RangeError(`runSession: unknown sandbox backend '${String(chosen)}'; the backends are "process" and "isolate".`);
 }

@@ -369,6 +369,26 @@ export function sandboxContract(factory: SandboxFactory): void {
       expect(after.final).toEqual({ value: 1 });
     });
 
+    test.for([
+      { label: "one large array kept in a global", code: "const big = new Array(3e7).fill(0)" },
+      { label: "many large ArrayBuffers kept in a global", code: "const buffers = []; for (let i = 0; i < 64; i++) buffers.push(new ArrayBuffer(32 * 1024 * 1024))" },
+    ])("$label cannot brick the sandbox: at most the next block is lost, then it answers again", async ({ code }) => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
+      await sandbox.setPersistentGlobal("context", "kept");
+      const results = [await sandbox.execute(code), await sandbox.execute("FINAL(context)"), await sandbox.execute("FINAL(context)")];
+      for (const result of results) expect(result.error?.kind ?? "none").not.toBe("syntax");
+      expect(results[2].final).toEqual({ value: "kept" });
+    });
+
+    test("a persistent value that does not fit in its room is refused, and the sandbox keeps working", async () => {
+      const sandbox = await open({ timeoutMs: 10_000, memoryLimitMb: 16 });
+      await sandbox.setPersistentGlobal("context", "small");
+      // A million empty arrays: 3 MB of JSON, over 40 MB in the heap.
+      await expect(sandbox.setPersistentGlobal("context", Array.from({ length: 1e6 }, () => []))).rejects.toThrow(/'context' is too large/);
+      const after = await sandbox.execute("FINAL(context)");
+      expect(after.final).toEqual({ value: "small" });
+    });
+
     test("a 50 MB string context loads and is usable", async () => {
       const sandbox = await open({ timeoutMs: 10_000 });
       const context = "abcdefghij".repeat(5 * 1024 * 1024 - 1) + "needle....";
