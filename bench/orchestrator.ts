@@ -6,11 +6,15 @@
  * printed next to a reference measured in the same run (plain acorn parse, a
  * bare isolated-vm isolate) so the ratio shows rlmkit's overhead.
  *
+ * The two sandbox backends are compared on one iteration's sandbox work (inject a
+ * tool result, run the small block), the in-process isolate being the reference.
+ *
  * Run: npm run bench   (or: npx node bench/orchestrator.ts)
  */
 import ivm from "isolated-vm";
 import { parse } from "acorn";
 import { createIsolateSandbox, interceptBlock, rewriteBlock } from "../src/index.ts";
+import { benchBackends } from "./backends.ts";
 import { median } from "./median.ts";
 
 const ROUNDS = 50;
@@ -190,6 +194,8 @@ async function benchGuestCode(label: string, context: string, code: string, clea
 export async function runOrchestratorBench(): Promise<void> {
   console.log(`\n## Orchestrator (median of ${ROUNDS} rounds per block)\n`);
   console.table([await benchBlock("small (3 lines, 1 tool call)", smallBlock()), await benchBlock("500 lines, 2 tool calls", bigBlock(500))]);
+  console.log(`\n## Sandbox backends: one iteration's sandbox work, median of ${ROUNDS * 4} rounds\n`);
+  console.table(await benchBackends(ROUNDS * 4));
   console.log("\n## Loading a large context\n");
   console.table([await benchContext(50)]);
   console.log(`\n## Top-level code in a block against the same code in a host function (median of ${GUEST_ROUNDS} rounds)\n`);

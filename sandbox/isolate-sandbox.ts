@@ -1,5 +1,6 @@
 import ivm from "isolated-vm";
 import {
+  MAX_FINAL_CHARS,
   MAX_VALUE_DEPTH,
   sandboxLimits,
   type ExecutionError,
@@ -413,6 +414,7 @@ class IsolateSandbox implements Sandbox {
   #onFinal(json: unknown): string | undefined {
     const block = this.#block;
     if (!block || block.final || typeof json !== "string") return undefined;
+    if (json.length > MAX_FINAL_CHARS) return `FINAL's answer is ${json.length.toLocaleString("en-US")} characters of JSON, over the limit of ${MAX_FINAL_CHARS.toLocaleString("en-US")}; answer with a summary, a count or a slice.`;
     if (tooDeep(json)) return `FINAL needs a JSON value nested at most ${MAX_VALUE_DEPTH} levels deep; flatten it or answer with a string.`;
     block.final = { value: JSON.parse(json) as GuestValue };
     return undefined;

@@ -4,7 +4,7 @@ import { openProcessSandbox, type WorkerSource } from "./process-sandbox.ts";
 import { WorkerProcess } from "./worker-process.ts";
 
 /** MB a worker process may use beyond what its sandboxes are allowed (Node, isolated-vm, idle isolates). */
-export const WORKER_BASE_MEMORY_MB = 256;
+export const WORKER_BASE_MEMORY_MB = 384;
 /** How often the host reads each worker's resident memory. */
 const MEMORY_TICK_MS = 100;
 

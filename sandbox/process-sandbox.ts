@@ -126,7 +126,6 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
       const lost = this.#lostBetweenBlocks;
       if (lost) {
         this.#lostBetweenBlocks = undefined;
-        if (!this.#attached) await this.attach();
         const error: ExecutionError = { kind: lost.kind === "crash" ? "crash" : lost.kind, name: "SandboxLost", message: `the sandbox was restarted before this block, which therefore did not run: ${describeLoss(lost, false)}` };
         return { output: "", outputTruncated: false, error, reset: true, durationMs: performance.now() - started, hostWaitMs: 0 };
       }
@@ -146,7 +145,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
           : loss.kind === "memory"
             ? { kind: "memory", name: "RangeError", message: describeLoss(loss, true) }
             : { kind: "crash", name: "SandboxCrash", message: describeLoss(loss, true) };
-        await this.attach();
+        // The next call continues on a fresh worker (the pool is already starting one).
         return { output: "", outputTruncated: false, error: stopped, reset: true, durationMs: performance.now() - started, hostWaitMs: running.waited };
       } finally {
         clearInterval(backstop);
@@ -189,10 +188,11 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
     if (!this.#running && !this.#disposed) this.#lostBetweenBlocks ??= loss;
   }
 
+  /** The heap limit, plus persistent globals three times over: the isolate's copy and the worker's copies in transit. */
   allowanceMb(): number {
     let bytes = 0;
     for (const { bytes: size } of this.#persistent.values()) bytes += size;
-    return this.#limits.memoryLimitMb + Math.ceil(bytes / MB);
+    return this.#limits.memoryLimitMb + Math.ceil((3 * bytes) / MB);
   }
 
   /** Stops the worker when the block is past its time limit (or its host-wait limit) by more than the grace. */

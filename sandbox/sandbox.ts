@@ -12,6 +12,12 @@ export const DEFAULT_MAX_HOST_WAIT_MS = 600_000;
  * host code that serializes or walks them (traces, events) would overflow its stack.
  */
 export const MAX_VALUE_DEPTH = 256;
+/**
+ * Longest FINAL answer, in characters of JSON, a sandbox hands back. A longer one is
+ * refused in the block (the guest's FINAL throws), so no block can hand the host a
+ * value of hundreds of megabytes.
+ */
+export const MAX_FINAL_CHARS = 4_000_000;
 
 /** Limits for one sandbox. Every limit is enforced by the host. */
 export interface SandboxOptions {
@@ -130,6 +136,13 @@ export interface Sandbox {
 
 /** Where model code runs: `isolate` in this process, `process` in a pool of worker processes. */
 export type SandboxBackend = "isolate" | "process";
+
+/**
+ * The backend a session uses when neither `sandbox.backend` nor `sandboxFactory` says:
+ * `process`, because no block can then take the host down, and it costs about a
+ * millisecond per block (DOCS/PERFORMANCE.md).
+ */
+export const DEFAULT_SANDBOX_BACKEND: SandboxBackend = "process";
 
 /** The backends, for validating a backend named in a config file or on the command line. */
 export const SANDBOX_BACKENDS: readonly SandboxBackend[] = ["process", "isolate"];

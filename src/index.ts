@@ -11,6 +11,7 @@ export { ReadRule, type ReadRefusal, type ReadRefusalReason, type ReadRuleOption
 export { DEFAULT_SECRET_FILES, parseSecretFiles } from "./access/secret-files.ts";
 export { SYSTEM_PROMPT_SLOTS } from "./session/validate-options.ts";
 export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session/run-session.ts";
+export type { SessionSandboxOptions } from "./session/sandbox-backend.ts";
 export type { SessionResult, SessionStatus, SessionUsage } from "./session/session-result.ts";
 export type { SessionEvent, SessionEventType, EventBase } from "./session/events.ts";
 export { loadPrompt, renderPrompt, promptsDirectory } from "./session/prompts.ts";
@@ -93,6 +94,7 @@ export * from "./model/index.ts";
 export {
   createIsolateSandbox,
   createProcessSandboxFactory,
+  DEFAULT_SANDBOX_BACKEND,
   isolateSandboxFactory,
   KILL_GRACE_MS,
   WORKER_BASE_MEMORY_MB,
@@ -101,6 +103,7 @@ export {
   SANDBOX_BACKENDS,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_MEMORY_LIMIT_MB,
+  MAX_FINAL_CHARS,
   DEFAULT_TIMEOUT_MS as DEFAULT_BLOCK_TIMEOUT_MS,
   type ExecutionError,
   type ExecutionResult,

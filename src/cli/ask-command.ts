@@ -86,6 +86,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       model,
       ...(nav ? { repo: nav } : {}),
       maxIterations: config.maxIterations,
+      sandbox: { backend: config.sandbox },
       signal: controller.signal,
       ...(context !== undefined ? { context } : {}),
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),

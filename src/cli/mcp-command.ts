@@ -39,6 +39,7 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string,
       ...(config.subModel !== undefined ? { createSubModel: () => buildModel(config, "subModel") } : {}),
       defaults: {
         maxIterations: config.maxIterations,
+        sandbox: config.sandbox,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         maxModelCalls: config.maxModelCalls,
         ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),

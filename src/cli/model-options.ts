@@ -18,6 +18,7 @@ const MODEL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: strin
   { key: "maxTokens", flags: "--max-tokens <n>", description: "completion token limit per model call" },
   { key: "contextWindow", flags: "--context-window <tokens>", description: "the model's context window; older turns are compacted to fit it" },
   { key: "stream", flags: "--stream", description: "stream model replies" },
+  { key: "sandbox", flags: "--sandbox <backend>", description: "where model code runs: process (default) or isolate (RLMKIT_SANDBOX)" },
 ];
 
 /** Adds `--config` and the model flags to a command. */

@@ -2,9 +2,10 @@ import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_TOKENS } from "../session/session-d
 import { DEFAULT_BASE_URL } from "../model/model-defaults.ts";
 import { DEFAULT_MAX_MODEL_CALLS } from "../subcalls/budget-tracker.ts";
 import { DEFAULT_SECRET_FILES } from "../access/secret-files.ts";
+import { DEFAULT_SANDBOX_BACKEND } from "../../sandbox/sandbox.ts";
 
 /** The kind of value a configuration key holds; drives parsing of environment variables and flags. */
-export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean";
+export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean" | "sandbox-backend";
 
 /** One configuration key: its file name, environment variable, flag, type and default. */
 export interface ConfigKey {
@@ -39,7 +40,8 @@ export type ConfigKeyName =
   | "contextWindow"
   | "stream"
   | "trace"
-  | "secretFiles";
+  | "secretFiles"
+  | "sandbox";
 
 /**
  * Every configuration key, in the order `rlmkit config` prints them. Values rise
@@ -61,6 +63,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "stream", kind: "boolean", env: "RLMKIT_STREAM", flag: "--stream", defaultValue: false, description: "stream model replies (SSE)" },
   { name: "trace", kind: "string", env: "RLMKIT_TRACE", flag: "--trace", description: "JSONL trace file written during `ask`" },
   { name: "secretFiles", kind: "string", env: "RLMKIT_SECRET_FILES", flag: "--secret-files", defaultValue: DEFAULT_SECRET_FILES.join(","), description: "files never shown to the model, besides .git/ and ignored ones: comma-separated globs, or none" },
+  { name: "sandbox", kind: "sandbox-backend", env: "RLMKIT_SANDBOX", flag: "--sandbox", defaultValue: DEFAULT_SANDBOX_BACKEND, description: "where model code runs: process (worker processes; a crashed or runaway block costs only its worker) or isolate (in this process)" },
 ];
 
 /** The config file looked for in the repository (or the working directory) when `--config` is not given. */

@@ -2,6 +2,7 @@ import { editDistance } from "../util/edit-distance.ts";
 import { z } from "zod";
 import { CONFIG_KEYS, type ConfigKeyName, type ConfigValueKind } from "./config-keys.ts";
 import { clip } from "../util/clip.ts";
+import { SANDBOX_BACKENDS, type SandboxBackend } from "../../sandbox/sandbox.ts";
 
 /** A configuration value, as read from the file, the environment or a flag. */
 export type ConfigValue = string | number | boolean;
@@ -16,6 +17,7 @@ const KIND_WORDS: Record<ConfigValueKind, string> = {
   "positive-number": "a positive number",
   number: "a number",
   boolean: "true or false",
+  "sandbox-backend": SANDBOX_BACKENDS.map((backend) => `"${backend}"`).join(" or "),
 };
 
 /** The zod schema for one kind of value. */
@@ -33,6 +35,8 @@ export function kindSchema(kind: ConfigValueKind): z.ZodType<ConfigValue> {
       return z.number();
     case "boolean":
       return z.boolean();
+    case "sandbox-backend":
+      return z.enum(SANDBOX_BACKENDS as [SandboxBackend, ...SandboxBackend[]]);
   }
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { SandboxBackend } from "../../sandbox/sandbox.ts";
 import { ConfigError } from "./config-error.ts";
 import { CONFIG_FILE_NAME, CONFIG_KEYS, type ConfigKeyName } from "./config-keys.ts";
 import { parseConfigText, validateConfigFile, type ConfigValue } from "./config-schema.ts";
@@ -29,6 +30,7 @@ export interface EffectiveConfig {
   readonly trace?: string;
   /** Comma-separated globs, or `none` (see `parseSecretFiles`). */
   readonly secretFiles: string;
+  readonly sandbox: SandboxBackend;
 }
 
 /** What {@link resolveConfig} returns: the values, where each came from, and the file read (if any). */

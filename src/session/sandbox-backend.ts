@@ -1,13 +1,12 @@
-import { isolateSandboxFactory, sharedProcessSandboxFactory, type SandboxBackend, type SandboxFactory, type SandboxOptions } from "../../sandbox/index.ts";
+import { DEFAULT_SANDBOX_BACKEND, isolateSandboxFactory, sharedProcessSandboxFactory, type SandboxBackend, type SandboxFactory, type SandboxOptions } from "../../sandbox/index.ts";
 
 /** Sandbox limits for a session, plus where its code runs. */
 export interface SessionSandboxOptions extends SandboxOptions {
-  /** `isolate`: in this process; `process`: in a pool of worker processes. Ignored when `sandboxFactory` is given. */
+  /** `process` (default): in a shared pool of worker processes; `isolate`: in this process. Ignored when `sandboxFactory` is given. */
   readonly backend?: SandboxBackend;
 }
 
-/** The backend a session uses when neither `sandbox.backend` nor `sandboxFactory` says. */
-export const DEFAULT_SANDBOX_BACKEND: SandboxBackend = "isolate";
+
 
 /** The factory a session asks for its sandbox: the caller's own, or the shared one of the named backend. */
 export function resolveSandboxFactory(factory: SandboxFactory | undefined, backend: SandboxBackend | undefined): SandboxFactory {
