@@ -17,7 +17,7 @@ export const MAX_VALUE_DEPTH = 256;
  * refused in the block (the guest's FINAL throws), so no block can hand the host a
  * value of hundreds of megabytes.
  */
-export const MAX_FINAL_CHARS = 4_000_000;
+export const MAX_FINAL_CHARS = 10_000_000;
 
 /** Limits for one sandbox. Every limit is enforced by the host. */
 export interface SandboxOptions {

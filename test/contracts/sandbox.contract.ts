@@ -3,7 +3,7 @@
  * (`isolate-sandbox.test.ts`, `process-sandbox.test.ts`). Only the public seam is used.
  */
 import { afterEach, describe, expect, test as base } from "vitest";
-import { MAX_VALUE_DEPTH, type ExecutionResult, type Sandbox, type SandboxFactory, type SandboxOptions } from "../../sandbox/index.ts";
+import { MAX_FINAL_CHARS, MAX_VALUE_DEPTH, type ExecutionResult, type Sandbox, type SandboxFactory, type SandboxOptions } from "../../sandbox/index.ts";
 
 const TIMEOUT_MS = 400;
 
@@ -132,6 +132,7 @@ export function sandboxContract(factory: SandboxFactory): void {
       { label: "a bigint", code: "FINAL(1n)", message: /needs a JSON value/ },
       { label: "NaN", code: "FINAL(NaN)", message: /needs a JSON value; NaN/ },
       { label: "a circular object", code: "const c = {}; c.c = c; FINAL(c)", message: /needs a JSON value/ },
+      { label: "an answer longer than MAX_FINAL_CHARS", code: `FINAL("a".repeat(${MAX_FINAL_CHARS}))`, message: /characters of JSON, over the limit/ },
       { label: "FINAL_VAR with a missing name", code: "FINAL_VAR('nothing_here')", message: /no top-level variable named 'nothing_here'/ },
       { label: "FINAL_VAR with a non-string", code: "FINAL_VAR(answer)", message: /answer is not defined|takes the variable's name/ },
       { label: "FINAL_VAR of a function-local variable", code: "function f() { const local = 1; FINAL_VAR('local') }\nf()", message: /no top-level variable named 'local'/ },
