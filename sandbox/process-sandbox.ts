@@ -13,9 +13,9 @@ import { WorkerLostError, type WorkerLoss, type WorkerProcess, type WorkerTenant
 
 const MB = 1024 * 1024;
 /** How long past its time limit a block may run before the host stops its whole worker process. */
-export const KILL_GRACE_MS = 500;
+export const KILL_GRACE_MS = 250;
 /** How often the host checks a running block's time. */
-const BACKSTOP_TICK_MS = 100;
+const BACKSTOP_TICK_MS = 50;
 
 /** What a process sandbox needs from its pool. */
 export interface WorkerSource {
@@ -131,7 +131,8 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
       }
       if (!this.#attached) await this.attach();
       const { worker, id } = this.#attached!;
-      const running: Running = { started, waited: 0, inFlight: 0, waitingSince: 0 };
+      // The block's time starts now: starting a fresh worker and reopening the sandbox in it do not count.
+      const running: Running = { started: performance.now(), waited: 0, inFlight: 0, waitingSince: 0 };
       this.#running = running;
       const backstop = setInterval(() => this.#checkTime(worker, id, running), BACKSTOP_TICK_MS);
       try {

@@ -10,7 +10,7 @@ describe("hostile blocks under the process backend", () => {
     const report = outcome!;
     expect(row.kinds).toContain(report.blockError?.kind);
     expect(report.blockError?.message.length).toBeGreaterThan(20);
-    expect(report).toMatchObject({ status: "final", answer: "recovered", companionStatus: "final", companionAnswer: 42 });
+    expect(report, JSON.stringify(report)).toMatchObject({ status: "final", answer: "recovered", companionStatus: "final", companionAnswer: 42 });
     expect(report.blockMs).toBeLessThan(row.timeoutMs + MAX_OVERRUN_MS);
     expect(report.rssGrowthMb).toBeLessThan(row.maxRssGrowthMb ?? MAX_RSS_GROWTH_MB);
   });

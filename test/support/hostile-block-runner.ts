@@ -58,6 +58,7 @@ console.log(
     rssGrowthMb: Math.round((peak - baseline) / MB),
     blockError,
     status: hostileResult.status,
+    ...(hostileResult.error ? { error: hostileResult.error } : {}),
     answer: hostileResult.answer,
     companionStatus: companionResult.status,
     companionAnswer: companionResult.answer,
