@@ -126,7 +126,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
       const lost = this.#lostBetweenBlocks;
       if (lost) {
         this.#lostBetweenBlocks = undefined;
-        const error: ExecutionError = { kind: lost.kind === "crash" ? "crash" : lost.kind, name: "SandboxLost", message: `the sandbox was restarted before this block, which therefore did not run: ${describeLoss(lost, false)}` };
+        const error: ExecutionError = { kind: lost.kind, name: "SandboxLost", message: `the sandbox was restarted before this block, which therefore did not run: ${describeLoss(lost, false)}` };
         return { output: "", outputTruncated: false, error, reset: true, durationMs: performance.now() - started, hostWaitMs: 0 };
       }
       if (!this.#attached) await this.attach();

@@ -259,7 +259,15 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   emit({ type: "session_start", question, model: model.modelId, context: contextText, tools: [...toolMap.keys()], maxIterations });
 
   try {
-    sandbox = await sandboxFactory.create(sandboxOptions);
+    // Opening a sandbox can wait for a worker process to start; a session stopped meanwhile does not wait for it (and closes it when it comes).
+    const opening = sandboxFactory.create(sandboxOptions);
+    opening.then(
+      (opened) => {
+        if (controller.signal.aborted) void opened.dispose();
+      },
+      () => undefined,
+    );
+    sandbox = await raceAbort(opening, controller.signal);
     if (context !== undefined) await sandbox.setPersistentGlobal("context", context);
     for (const tool of toolMap.values()) {
       await sandbox.defineStub(tool.name, `${tool.name} can only be called as a top-level statement that assigns its result, with literal arguments: const result = ${tool.name}(...). It cannot be called from functions, loops, conditions, other expressions, eval or through another name.`);

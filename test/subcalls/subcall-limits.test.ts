@@ -22,12 +22,19 @@ function feedbackOf(model: ScriptedModel, request: number): string {
 
 describe("pending sub-calls", () => {
   test("calls over maxPending fail at once with a refusal string and make no model call", async () => {
+    // Replies wait until the three calls over the limit were refused (however late their starts reach the host), or 10 s.
+    let refusals = 0;
+    let refused!: () => void;
+    const allRefused = new Promise<void>((resolve) => ((refused = resolve), setTimeout(resolve, 10_000)));
     const sub = subModel(8, async (prompt) => {
-      await sleep(20);
+      await allRefused;
       return `ok ${prompt}`;
     });
     const root = new ScriptedModel([js(`const ps = Array.from({ length: 8 }, (_, i) => llm_query("p" + i));\nFINAL(await Promise.all(ps))`)]);
-    const result = await runSession({ question: "q", model: root, subModel: sub, subcallLimits: { maxPending: 5 } });
+    const onEvent = (event: SessionEvent) => {
+      if (event.type === "subcall_end" && event.error !== undefined && ++refusals === 3) refused();
+    };
+    const result = await runSession({ question: "q", model: root, subModel: sub, subcallLimits: { maxPending: 5 }, onEvent });
     const answers = result.answer as string[];
     expect(answers.slice(0, 5)).toEqual(["ok p0", "ok p1", "ok p2", "ok p3", "ok p4"]);
     for (const answer of answers.slice(5)) expect(answer).toBe("[llm_query refused: 5 sub-calls are pending already, the most one session may have; await some before starting more]");
