@@ -23,6 +23,8 @@ interface FaultRow {
   /** Words the error must contain, for rows that end in an error. */
   readonly error?: RegExp;
   readonly usageEstimated?: boolean;
+  /** The client's request time-out: short only for rows about a server that stops answering, so a busy machine cannot turn another row into a time-out. */
+  readonly timeoutMs?: number;
 }
 
 const rows: readonly FaultRow[] = [
@@ -34,8 +36,8 @@ const rows: readonly FaultRow[] = [
   { label: "503 with Retry-After is retried", stream: false, replies: [{ status: 503, headers: { "retry-after": "1" } }, FINAL_REPLY], status: "final", requests: 2, delays: [1_000] },
   { label: "a connection reset before any answer is retried", stream: false, replies: [{ drop: true }, FINAL_REPLY], status: "final", requests: 2 },
   { label: "a connection reset while streaming is retried", stream: true, replies: [{ drop: true }, FINAL_REPLY], status: "final", requests: 2 },
-  { label: "no answer within the time limit is retried", stream: false, replies: [NEVER, FINAL_REPLY], status: "final", requests: 2 },
-  { label: "a stream that stalls mid-message is retried", stream: true, replies: [{ text: FINAL_REPLY, stallAfterChunks: 1 }, FINAL_REPLY], status: "final", requests: 2 },
+  { label: "no answer within the time limit is retried", stream: false, replies: [NEVER, FINAL_REPLY], status: "final", requests: 2, timeoutMs: 400 },
+  { label: "a stream that stalls mid-message is retried", stream: true, replies: [{ text: FINAL_REPLY, stallAfterChunks: 1 }, FINAL_REPLY], status: "final", requests: 2, timeoutMs: 400 },
   { label: "a stream cut mid-message is retried, never taken for the whole reply", stream: true, replies: [{ text: FINAL_REPLY, cutAfterChunks: 1 }, FINAL_REPLY], status: "final", requests: 2 },
   { label: "malformed SSE ends in a clean error that names it (the server is not speaking the protocol)", stream: true, replies: [{ rawStream: 'data: {"id": "chatcmpl-1", "choices": [{"delta": {"content": "```js\\nFIN\n\n' }, FINAL_REPLY], status: "error", requests: 1, error: /not a chat completion: .*malformed server-sent event/ },
   { label: "a reply without usage is estimated (plain)", stream: false, replies: [{ text: FINAL_REPLY, usage: null }], status: "final", requests: 1, usageEstimated: true },
@@ -54,7 +56,7 @@ describe("model client faults, through a session", () => {
       model: "fault-model",
       stream: row.stream,
       maxRetries: 2,
-      timeoutMs: 400,
+      timeoutMs: row.timeoutMs ?? 10_000,
       // Waits are recorded, not slept, so the table runs fast; jitter is fixed.
       _internal: { sleep: async (milliseconds) => void delays.push(milliseconds), random: () => 0.5 },
     });
