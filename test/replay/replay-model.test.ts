@@ -6,8 +6,7 @@ import { OpenAICompatibleModel, runSession, ScriptedModel } from "../../src/inde
 import { startOpenAIServer } from "../support/openai-server.ts";
 import { ReplayModel } from "../../src/replay/index.ts";
 import { readTrace } from "../../src/view/read-trace.ts";
-
-const js = (code: string) => "```js\n" + code + "\n```";
+import { js } from "../support/scripted-replies.ts";
 
 describe("ReplayModel", () => {
   test("a concurrent llm_query_batched replays each prompt's own reply, whatever order the calls finish in", async () => {

@@ -3,13 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { defineTool, runSession, ScriptedModel, type ModelRequest } from "../../src/index.ts";
-
-const js = (code: string) => "```js\n" + code + "\n```";
-
-function feedbackOf(model: ScriptedModel, request: number): string {
-  const messages = model.requests[request].messages;
-  return messages[messages.length - 1].content;
-}
+import { js, feedbackOf } from "../support/scripted-replies.ts";
 
 const infoTool = defineTool({
   name: "test_info",

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { estimateUsage, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
-
-const js = (code: string) => "```js\n" + code + "\n```";
+import { js } from "../support/scripted-replies.ts";
 
 describe("a history that fits the model's context window", () => {
   test("a 60-turn session with large outputs never sends more than the window, and answers from variables set in turn 1", async () => {

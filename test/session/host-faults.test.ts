@@ -1,7 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { defineTool, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
-
-const js = (code: string) => "```js\n" + code + "\n```";
+import { js } from "../support/scripted-replies.ts";
 
 function lastMessage(model: ScriptedModel, request: number): string {
   return model.requests[request].messages.at(-1)!.content;

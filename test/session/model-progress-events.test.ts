@@ -3,8 +3,7 @@ import { OpenAICompatibleModel, runSession, ScriptedModel, type PriceTable, type
 import { relayModelProgress } from "../../src/session/model-progress-events.ts";
 import type { SessionEventInput } from "../../src/session/events.ts";
 import { startOpenAIServer } from "../support/openai-server.ts";
-
-const js = (code: string) => "```js\n" + code + "\n```";
+import { js } from "../support/scripted-replies.ts";
 
 describe("a session reports its model calls as they happen", () => {
   test("model_request (with the time-out), model_retry (status, wait), throttled model_progress, then model_call", async () => {

@@ -2,13 +2,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, defineTool, runSession, ScriptedModel, type NavTools, type SessionEvent, type Tool } from "../../src/index.ts";
+import { js } from "../support/scripted-replies.ts";
 
 // Every system prompt a session can get (its input × extra tools × sub-calls) is rendered through
 // runSession, and every ```js example in it is run as the model's reply in a session of the same
 // kind: an example may use only the variables and functions that session has.
 
 const navRepo = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "nav-repo");
-const js = (code: string) => "```js\n" + code + "\n```";
 const LOG = Array.from({ length: 40 }, (_, i) => `2026-01-01T00:00:${String(i).padStart(2, "0")} ERROR E${100 + (i % 7)} request failed`).join("\n");
 
 const lookupUser = defineTool({

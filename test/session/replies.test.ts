@@ -5,8 +5,8 @@ import { describe, expect, test } from "vitest";
 import { OpenAICompatibleModel, runSession, type SessionEvent, type SessionStatus } from "../../src/index.ts";
 import { renderTraceHtml } from "../../src/view/index.ts";
 import { startOpenAIServer, type HandlerResult, type RecordedHttpRequest } from "../support/openai-server.ts";
+import { js } from "../support/scripted-replies.ts";
 
-const js = (code: string) => "```js\n" + code + "\n```";
 const python = (code: string) => "```python\n" + code + "\n```";
 const draft = js('FINAL("a guess from the reasoning")');
 // A valid block, then repetition until the token limit (seen from small local models).

@@ -3,9 +3,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { runSession, ScriptedModel } from "../../src/index.ts";
+import { js } from "../support/scripted-replies.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const js = (code: string) => "```js\n" + code + "\n```";
 
 /** The real text of `rewriteBlock`, from its doc comment to its closing brace, read straight from the file. */
 function realRewriteBlock(): { text: string; startLine: number; endLine: number } {

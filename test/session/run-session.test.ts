@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { defineTool, OpenAICompatibleModel, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
 import { startOpenAIServer } from "../support/openai-server.ts";
-
-const js = (code: string) => "```js\n" + code + "\n```";
+import { js, feedbackOf } from "../support/scripted-replies.ts";
 
 /** A tool that records its calls, for asserting what ran in the host. */
 function recordingTool(name = "test_info", result: unknown = { files: 3, name: "demo" }) {
@@ -20,11 +19,6 @@ function recordingTool(name = "test_info", result: unknown = { files: 3, name: "
     },
   });
   return { tool, calls };
-}
-
-function feedbackOf(model: ScriptedModel, request: number): string {
-  const messages = model.requests[request].messages;
-  return messages[messages.length - 1].content;
 }
 
 describe("runSession with ScriptedModel", () => {

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { defineTool, runSession, ScriptedModel, type ModelRequest, type SessionEvent } from "../../src/index.ts";
+import { js } from "../support/scripted-replies.ts";
 
-const js = (code: string) => "```js\n" + code + "\n```";
 const promptOf = (request: ModelRequest) => request.messages[request.messages.length - 1].content;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_MAX_MODEL_CALLS, MAX_SUBCALL_MAX_TOKENS, MAX_SUBCALL_TEMPERATURE, runSession, ScriptedModel, type ModelRequest, type SessionEvent } from "../../src/index.ts";
+import { js, feedbackOf } from "../support/scripted-replies.ts";
 
-const js = (code: string) => "```js\n" + code + "\n```";
 const promptOf = (request: ModelRequest) => request.messages[request.messages.length - 1].content;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,11 +13,6 @@ function subModel(count: number, reply: (prompt: string, request: ModelRequest) 
 /** A reply that never comes: it rejects only when the call's signal aborts. */
 function hang(request: ModelRequest): Promise<string> {
   return new Promise((_, reject) => request.signal?.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
-}
-
-function feedbackOf(model: ScriptedModel, request: number): string {
-  const messages = model.requests[request].messages;
-  return messages[messages.length - 1].content;
 }
 
 describe("pending sub-calls", () => {

@@ -8,6 +8,7 @@
  * Usage: node test/support/hostile-block-runner.ts '{"backend":"process","code":"...","timeoutMs":500,"memoryLimitMb":64}'
  */
 import { createProcessSandboxFactory, runSession, ScriptedModel, type SandboxFactory, type SessionEvent } from "../../src/index.ts";
+import { js } from "./scripted-replies.ts";
 
 interface Row {
   readonly backend: "process" | "isolate";
@@ -17,7 +18,6 @@ interface Row {
 }
 
 const row = JSON.parse(process.argv[2]!) as Row;
-const js = (code: string) => "```js\n" + code + "\n```";
 const MB = 1024 * 1024;
 // One worker, so the companion shares the hostile block's process: the harshest case.
 const factory = row.backend === "process" ? createProcessSandboxFactory({ workers: 1 }) : undefined;
