@@ -2,7 +2,6 @@
 export const HOST_CALLBACKS = {
   output: "__rlm_host_output",
   final: "__rlm_host_final",
-  callSync: "__rlm_host_call_sync",
   callStart: "__rlm_host_call_start",
 } as const;
 
@@ -25,11 +24,9 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   const G = globalThis;
   const hostOutput = G.${HOST_CALLBACKS.output};
   const hostFinal = G.${HOST_CALLBACKS.final};
-  const hostCallSync = G.${HOST_CALLBACKS.callSync};
   const hostCallStart = G.${HOST_CALLBACKS.callStart};
   delete G.${HOST_CALLBACKS.output};
   delete G.${HOST_CALLBACKS.final};
-  delete G.${HOST_CALLBACKS.callSync};
   delete G.${HOST_CALLBACKS.callStart};
   for (const name of ["WebAssembly", "SharedArrayBuffer", "Atomics"]) delete G[name];
 
@@ -147,8 +144,7 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
     return reply.value;
   }
 
-  function makeHostFunction(name, isAsync) {
-    if (!isAsync) return { [name]: (...args) => unwrap(hostCallSync(name, toJson(args, name))) }[name];
+  function makeHostFunction(name) {
     // The host starts the call and later settles it by id, so several calls can be in flight at once.
     // The error a failed call rejects with is made at the call, so its stack points at the guest's line.
     return {
@@ -193,8 +189,8 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
         call.reject(call.site);
       }
     },
-    expose(name, isAsync) {
-      define(name, makeHostFunction(name, isAsync));
+    expose(name) {
+      define(name, makeHostFunction(name));
     },
     stub(name, message) {
       define(name, { [name]: function () { throw new ErrorOf(message); } }[name]);

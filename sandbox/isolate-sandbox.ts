@@ -474,7 +474,7 @@ async function applyStub(live: Live, name: string, message: string): Promise<voi
 
 /** Exposes a host function in one isolate (on creation, and again in every fresh isolate); it returns a promise in the guest. */
 async function applyExpose(live: Live, name: string): Promise<void> {
-  await live.runtime.expose.apply(undefined, [name, true], { arguments: { copy: true } });
+  await live.runtime.expose.apply(undefined, [name], { arguments: { copy: true } });
 }
 
 function tooDeep(json: string, limit = MAX_VALUE_DEPTH): boolean {
