@@ -86,6 +86,7 @@ export {
 } from "./nav/index.ts";
 export { defineTool } from "./tools/define-tool.ts";
 export { checkToolArguments, toolSignature, type ArgumentCheck } from "./tools/tool-arguments.ts";
+export { validateToolArguments, type ArgumentError, type ArgumentValidation } from "./tools/validate-arguments.ts";
 export type { Tool, ToolCallContext } from "./tools/tool.ts";
 export type { JsonSchema, JsonValue, ToolParameters } from "./tools/json-schema.ts";
 export { extractCodeBlocks, type CodeBlock, type ExtractedBlocks } from "./intercept/extract-code-blocks.ts";
