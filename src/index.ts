@@ -4,19 +4,23 @@
  */
 // First, so that an older Node gets one clear error before isolated-vm loads.
 export { assertSupportedNode, REQUIRED_NODE_MAJOR } from "./node-version.ts";
-export { UnsupportedNodeError } from "./errors/unsupported-node-error.ts";
-export { InvalidOptionsError } from "./errors/invalid-options-error.ts";
-export { RepositoryNotFoundError } from "./errors/repository-not-found-error.ts";
+export { UnsupportedNodeError } from "./core/errors/unsupported-node-error.ts";
+export { InvalidOptionsError } from "./core/errors/invalid-options-error.ts";
+export { RepositoryNotFoundError } from "./core/errors/repository-not-found-error.ts";
+export { HookInvariantError } from "./core/errors/hook-invariant-error.ts";
 export { ReadRule, type ReadRefusal, type ReadRefusalReason, type ReadRuleOptions } from "./access/read-rule.ts";
 export { DEFAULT_SECRET_FILES, parseSecretFiles } from "./access/secret-files.ts";
 export { SYSTEM_PROMPT_SLOTS } from "./session/validate-options.ts";
 export { runSession, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session/run-session.ts";
 export type { SessionSandboxOptions } from "./session/sandbox-backend.ts";
-export type { SessionResult, SessionStatus, SessionUsage } from "./session/session-result.ts";
-export type { SessionEvent, SessionEventType, EventBase } from "./session/events.ts";
-export { loadPrompt, renderPrompt, promptsDirectory } from "./session/prompts.ts";
-export type { SubcallStartFields, SubcallEndFields, ModelProgressFields, ModelRequestFields, ModelRetryFields } from "./session/events.ts";
-export { MODEL_PROGRESS_INTERVAL_MS } from "./session/model-progress-events.ts";
+export type { SessionResult, SessionStatus, SessionUsage } from "./core/session-result.ts";
+export type { SessionEvent, SessionEventType, EventBase } from "./core/events.ts";
+export { loadPrompt, renderPrompt, promptsDirectory } from "./prompts/prompts.ts";
+export type { SubcallStartFields, SubcallEndFields, ModelProgressFields, ModelRequestFields, ModelRetryFields, HookEventFields } from "./core/events.ts";
+export type { Action, ActionOutcome, PromptSetup, Protocol, ProtocolRequestFields, ReadReply, ReadReplyInput } from "./engine/protocol.ts";
+export type { HookContext, HookMiddleware, HookPoint, SessionHook, TurnLedger } from "./engine/hooks.ts";
+export { composeHooks } from "./engine/compose-hooks.ts";
+export { MODEL_PROGRESS_INTERVAL_MS } from "./model/model-progress-events.ts";
 export {
   BudgetTracker,
   createConcurrencyLimiter,

@@ -1,6 +1,6 @@
 // Imported first by src/index.ts, for its side effect: on an older Node it throws
 // before any module that loads isolated-vm is evaluated.
-import { UnsupportedNodeError } from "./errors/unsupported-node-error.ts";
+import { UnsupportedNodeError } from "./core/errors/unsupported-node-error.ts";
 
 /** The oldest Node major version rlmkit runs on. */
 export const REQUIRED_NODE_MAJOR = 24;

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import type { SessionEvent } from "../session/events.ts";
-import type { SessionResult } from "../session/session-result.ts";
+import type { SessionEvent } from "../core/events.ts";
+import type { SessionResult } from "../core/session-result.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_INTERRUPTED, exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";

@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../core/events.ts";
 import { clip } from "../util/clip.ts";
 import { mapFinishReason } from "../model/finish-reason.ts";
 import { describeModelOutput, describeModelRequest, describeModelRetry } from "./describe-model-call.ts";

@@ -1,4 +1,4 @@
-import type { ModelProgressFields, ModelRequestFields, ModelRetryFields } from "../session/events.ts";
+import type { ModelProgressFields, ModelRequestFields, ModelRetryFields } from "../core/events.ts";
 import { CHARS_PER_TOKEN } from "../model/estimate-tokens.ts";
 import { formatSeconds } from "./format-usage.ts";
 

@@ -1,4 +1,4 @@
-import type { ModelRequestFields, ModelRetryFields, SessionEvent } from "../session/events.ts";
+import type { ModelRequestFields, ModelRetryFields, SessionEvent } from "../core/events.ts";
 import { describeEvent, servesSubcall } from "./describe-event.ts";
 import { describeModelRequest, describeModelRetry } from "./describe-model-call.ts";
 import { formatCost, formatTokens } from "./format-usage.ts";

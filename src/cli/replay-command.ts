@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { describesNoContext } from "../session/describe-context.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../core/events.ts";
 import { readTrace } from "../view/read-trace.ts";
 import { renderTraceHtml } from "../view/render-trace-html.ts";
 import { CliError } from "./cli-error.ts";

@@ -1,5 +1,5 @@
-import type { SessionEvent } from "../session/events.ts";
-import type { SessionResult } from "../session/session-result.ts";
+import type { SessionEvent } from "../core/events.ts";
+import type { SessionResult } from "../core/session-result.ts";
 import { clip } from "../util/clip.ts";
 import { formatCost, formatTokens } from "./format-usage.ts";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { ReadRule } from "../access/read-rule.ts";
 import type { DEFAULT_SECRET_FILES } from "../access/secret-files.ts";
-import { RepositoryNotFoundError } from "../errors/repository-not-found-error.ts";
+import { RepositoryNotFoundError } from "../core/errors/repository-not-found-error.ts";
 import { defineTool } from "../tools/define-tool.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";

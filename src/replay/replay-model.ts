@@ -1,5 +1,5 @@
 import { splitReasoning } from "../model/split-reasoning.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../core/events.ts";
 import type { ModelClient, ModelRequest, ModelResponse } from "../model/model-client.ts";
 import { mapFinishReason } from "../model/finish-reason.ts";
 import { promptDigest } from "../subcalls/subcall-functions.ts";

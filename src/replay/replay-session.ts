@@ -1,8 +1,8 @@
 import { NAV_TOOL_NAMES } from "../nav/nav-tool-names.ts";
 import type { NavTools } from "../nav/index.ts";
 import { runSession } from "../session/run-session.ts";
-import type { SessionEvent } from "../session/events.ts";
-import type { SessionResult, SessionStatus } from "../session/session-result.ts";
+import type { SessionEvent } from "../core/events.ts";
+import type { SessionResult, SessionStatus } from "../core/session-result.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { Tool } from "../tools/tool.ts";
 import { ReplayModel } from "./replay-model.ts";

@@ -1,5 +1,5 @@
 import type { JsonValue } from "../tools/json-schema.ts";
-import type { SessionEvent } from "./events.ts";
+import type { SessionEvent } from "../core/events.ts";
 import { truncateJson } from "./truncate-json.ts";
 import { clipWithNotice } from "../util/clip.ts";
 

@@ -1,6 +1,9 @@
 import type { ChatMessage } from "../model/model-client.ts";
 import { estimateUsage } from "../model/estimate-tokens.ts";
-import { loadPrompt, renderPrompt } from "./prompts.ts";
+import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
+import type { Compaction } from "../core/events.ts";
+
+export type { Compaction };
 
 /** Share of the room left for the prompt that is used: the estimate (characters / 4) is rough, and code often tokenizes denser. */
 const ESTIMATE_MARGIN = 0.9;
@@ -16,23 +19,6 @@ export const DEFAULT_KEEP_TURNS = 2;
 /** The completion tokens a turn asks for: `requested`, capped at half the context window when it is known, so a reply leaves room for the prompt. */
 export function turnMaxTokens(requested: number, contextWindow: number | undefined): number {
   return contextWindow !== undefined ? Math.max(1, Math.min(requested, Math.floor(contextWindow / 2))) : requested;
-}
-
-/** What one compaction did, for the `history_compacted` event. */
-export interface Compaction {
-  /** Turns now replaced by records, in all. */
-  readonly compactedTurns: number;
-  /** Turns compacted by this step. */
-  readonly newlyCompacted: number;
-  /** Estimated prompt tokens before and after. */
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  /** The prompt budget in tokens. */
-  readonly budgetTokens: number;
-  /** Messages of the last turns that had to be cut to fit. */
-  readonly clippedMessages: number;
-  /** Records of compacted turns dropped to fit. */
-  readonly droppedRecords: number;
 }
 
 /**

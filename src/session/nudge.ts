@@ -1,5 +1,5 @@
 import type { CodeBlock } from "../intercept/extract-code-blocks.ts";
-import { loadPrompt, renderPrompt } from "./prompts.ts";
+import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
 
 /** What a reply without runnable code held instead, named so the model can be told. */
 export type MissingCodeKind = "empty" | "reasoning-only" | "python-fence" | "untagged-fence" | "other-fence" | "prose-only";

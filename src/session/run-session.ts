@@ -10,15 +10,15 @@ import { interceptBlock, rewriteBlockMapped } from "../intercept/intercept-block
 import { boundResult } from "./bound-result.ts";
 import { capEvent } from "./cap-event.ts";
 import { describeContext } from "./describe-context.ts";
-import type { SessionEvent, SessionEventInput } from "./events.ts";
+import type { SessionEvent, SessionEventInput } from "../core/events.ts";
 import { formatFeedback, type BlockReport } from "./format-feedback.ts";
-import { relayModelProgress } from "./model-progress-events.ts";
-import { loadPrompt, renderPrompt } from "./prompts.ts";
-import type { SessionResult, SessionStatus, SessionUsage } from "./session-result.ts";
+import { relayModelProgress } from "../model/model-progress-events.ts";
+import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
+import type { SessionResult, SessionStatus, SessionUsage } from "../core/session-result.ts";
 import { TraceWriter } from "./trace-writer.ts";
 import { createNavTools, navRepoSummary, type NavTools, type NavToolsOptions } from "../nav/index.ts";
 import { callTool, hostFaultFeedback } from "./call-tool.ts";
-import { raceAbort } from "../subcalls/abort-race.ts";
+import { raceAbort, SessionEnded, SessionTimeout } from "../core/abort.ts";
 import type { BudgetHit, BudgetOptions } from "../subcalls/budget-tracker.ts";
 import { createCallTree, type CallTree, type ParentLink } from "../subcalls/call-tree.ts";
 import { priceCall, type PriceTable } from "../subcalls/price-table.ts";
@@ -32,7 +32,7 @@ import { HistoryBudget, turnMaxTokens } from "./history-budget.ts";
 import { emptyTurnRecord, turnRecord } from "./turn-record.ts";
 import { readTurn } from "./read-turn.ts";
 import { clip } from "../util/clip.ts";
-import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
+import { InvalidOptionsError } from "../core/errors/invalid-options-error.ts";
 import { isModelClient, validateSessionOptions } from "./validate-options.ts";
 
 export { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS };
@@ -484,20 +484,6 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     const result = boundResult(await raceAbort(sandbox!.execute(rewritten.code), controller.signal), rewritten);
     emit({ type: "sandbox_result", iteration: iterations, index, output: result.output, outputTruncated: result.outputTruncated, ...(result.error ? { error: result.error } : {}), final: result.final !== undefined, reset: result.reset, durationMs: Math.round(result.durationMs) });
     return { index, code, unclosed, toolCalls, result };
-  }
-}
-
-class SessionEnded extends Error {
-  override readonly name = "SessionEnded";
-  constructor() {
-    super("the session has ended");
-  }
-}
-
-class SessionTimeout extends Error {
-  override readonly name = "SessionTimeout";
-  constructor(timeoutMs: number) {
-    super(`the session did not finish within ${timeoutMs} ms`);
   }
 }
 

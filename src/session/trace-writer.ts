@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { SessionEvent } from "./events.ts";
+import type { SessionEvent } from "../core/events.ts";
 
 /**
  * Writes events to a JSONL file as they happen (one JSON object per line), so a

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
+import { InvalidOptionsError } from "../core/errors/invalid-options-error.ts";
 import type { ModelClient } from "../model/model-client.ts";
 
 /** The slots of the system prompt template (`prompts/system.md`, or `systemPromptTemplate`). */

@@ -1,27 +1,3 @@
-/**
- * Settles like `promise`, or rejects with `signal.reason` as soon as `signal`
- * aborts, whichever comes first, so a model client that ignores its signal cannot
- * hold a session past its timeout. A later rejection of `promise` is swallowed.
- */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  promise.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Why a sub-call was stopped: its own time limit ran out. */
 export class SubcallTimeoutError extends Error {
   override readonly name = "SubcallTimeoutError";

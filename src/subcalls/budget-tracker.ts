@@ -1,7 +1,10 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
+import { InvalidOptionsError } from "../core/errors/invalid-options-error.ts";
+import type { BudgetHit, BudgetLimitName } from "../core/usage.ts";
 import type { PriceTable } from "./price-table.ts";
 import { findPrice } from "./price-table.ts";
 import type { UsageLedger, UsageTotals } from "./usage-ledger.ts";
+
+export type { BudgetHit, BudgetLimitName };
 
 /** Default deepest child session: the root (0) may start children (1); their `rlm_query` degrades to `llm_query`. */
 export const DEFAULT_MAX_DEPTH = 1;
@@ -21,20 +24,6 @@ export interface BudgetOptions {
   readonly maxWallMs?: number;
   /** Deepest child session. At this depth `rlm_query` degrades to `llm_query`. Not a budget that runs out. Default 1. */
   readonly maxDepth?: number;
-}
-
-/** A limit that can run out. */
-export type BudgetLimitName = "maxModelCalls" | "maxTokens" | "maxCostUsd" | "maxWallMs";
-
-/** Which budget ran out, and by how much. */
-export interface BudgetHit {
-  readonly limit: BudgetLimitName;
-  /** The limit as configured. */
-  readonly limitValue: number;
-  /** What was used when a call was refused (model calls, tokens, dollars or milliseconds). */
-  readonly used: number;
-  /** A sentence the model can read. */
-  readonly message: string;
 }
 
 /** What `budget()` returns in the sandbox: what is used and left; `null` means unlimited. */

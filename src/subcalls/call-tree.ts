@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../core/events.ts";
 import { BudgetTracker, type BudgetOptions } from "./budget-tracker.ts";
 import { createConcurrencyLimiter, DEFAULT_SUBCALL_CONCURRENCY, type ConcurrencyLimiter } from "./concurrency-limiter.ts";
 import { validatePrices, type PriceTable } from "./price-table.ts";

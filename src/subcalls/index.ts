@@ -1,4 +1,5 @@
-export { raceAbort, subcallSignal, SubcallTimeoutError } from "./abort-race.ts";
+export { raceAbort } from "../core/abort.ts";
+export { subcallSignal, SubcallTimeoutError } from "./abort-race.ts";
 export { BudgetTracker, DEFAULT_MAX_DEPTH, DEFAULT_MAX_MODEL_CALLS, type BudgetDecision, type BudgetHit, type BudgetLimitName, type BudgetOptions, type BudgetReport, type BudgetReservation, type BudgetTrackerOptions } from "./budget-tracker.ts";
 export { createCallTree, DEFAULT_SUBCALL_TIMEOUT_MS, type CallTree, type CallTreeOptions, type ParentLink } from "./call-tree.ts";
 export { createConcurrencyLimiter, DEFAULT_SUBCALL_CONCURRENCY, type ConcurrencyLimiter } from "./concurrency-limiter.ts";

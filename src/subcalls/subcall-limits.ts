@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
+import { InvalidOptionsError } from "../core/errors/invalid-options-error.ts";
 
 /** Sub-calls (`llm_query` prompts and `rlm_query` children) one session may have started and not yet seen settle. */
 export const DEFAULT_MAX_PENDING_SUBCALLS = 1_000;

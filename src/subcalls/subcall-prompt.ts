@@ -1,5 +1,5 @@
 import { CHARS_PER_TOKEN } from "../model/estimate-tokens.ts";
-import { loadPrompt, renderPrompt } from "../session/prompts.ts";
+import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
 
 /** Characters suggested for one sub-call when the sub-model's context window is unknown. */
 export const DEFAULT_SUBCALL_PROMPT_CHARS = 50_000;

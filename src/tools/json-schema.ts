@@ -15,8 +15,7 @@ export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
-/** A JSON value: what tools take and return, and what crosses the sandbox boundary. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue } from "../core/json-value.ts";
 
 /** The parameters of a tool: a JSON Schema object whose property order is the positional order. */
 export interface ToolParameters extends JsonSchema {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../core/events.ts";
 
 /** A trace as read from JSONL: the events in file order, plus the lines that could not be used. */
 export interface ParsedTrace {

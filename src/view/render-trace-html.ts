@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../core/events.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { buildSessionTree, type BlockNode, type SessionNode, type TurnNode } from "./session-tree.ts";
 import { TRACE_STYLES } from "./trace-styles.ts";

@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../core/events.ts";
 
 type EventOf<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
 

@@ -1,7 +1,23 @@
-import type { JsonValue } from "../tools/json-schema.ts";
-import type { BudgetHit, BudgetLimitName } from "../subcalls/budget-tracker.ts";
+import type { JsonValue } from "./json-value.ts";
+import type { BudgetHit, BudgetLimitName } from "./usage.ts";
 import type { SessionStatus, SessionUsage } from "./session-result.ts";
-import type { Compaction } from "./history-budget.ts";
+
+/** What one compaction did, for the `history_compacted` event. */
+export interface Compaction {
+  /** Turns now replaced by records, in all. */
+  readonly compactedTurns: number;
+  /** Turns compacted by this step. */
+  readonly newlyCompacted: number;
+  /** Estimated prompt tokens before and after. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The prompt budget in tokens. */
+  readonly budgetTokens: number;
+  /** Messages of the last turns that had to be cut to fit. */
+  readonly clippedMessages: number;
+  /** Records of compacted turns dropped to fit. */
+  readonly droppedRecords: number;
+}
 
 /** Fields every event carries. */
 export interface EventBase {
@@ -37,7 +53,23 @@ export type SessionEvent = EventBase &
     | SubcallStartFields
     | SubcallEndFields
     | { readonly type: "budget_exceeded"; readonly iteration?: number; readonly limit: BudgetLimitName; readonly limitValue: number; readonly used: number; readonly message: string }
+    | HookEventFields
   );
+
+/** A point of the turn where session hooks run (see `SessionHook`). */
+export type HookPoint = "after_reply" | "before_tool" | "after_tool" | "before_answer";
+
+/** A hook vetoed, corrected or warned at one point of a turn. */
+export interface HookEventFields {
+  readonly type: "hook";
+  readonly iteration: number;
+  readonly point: HookPoint;
+  /** The `name` of the hook that acted. */
+  readonly hook: string;
+  readonly action: "veto" | "correct" | "warn";
+  /** The reason, correction or warning as the hook gave it. */
+  readonly message: string;
+}
 
 /** A request to the model is being sent (the turn's first, or a retry), with the time it may take. */
 export interface ModelRequestFields {

@@ -1,6 +1,5 @@
-import type { BudgetHit } from "../subcalls/budget-tracker.ts";
-import type { TreeUsage } from "../subcalls/usage-ledger.ts";
-import type { JsonValue } from "../tools/json-schema.ts";
+import type { BudgetHit, TreeUsage } from "./usage.ts";
+import type { JsonValue } from "./json-value.ts";
 
 /**
  * How a session ended: `final` (an executed FINAL), a limit (`max_iterations`,

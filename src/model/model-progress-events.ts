@@ -1,5 +1,5 @@
-import type { ModelProgress } from "../model/model-progress.ts";
-import type { SessionEventInput } from "./events.ts";
+import type { ModelProgress } from "./model-progress.ts";
+import type { SessionEventInput } from "../core/events.ts";
 
 /** Streamed-output events of one model call are at most this frequent: two a second. */
 export const MODEL_PROGRESS_INTERVAL_MS = 500;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { OpenAICompatibleModel, runSession, ScriptedModel, type PriceTable, type SessionEvent } from "../../src/index.ts";
-import { relayModelProgress } from "../../src/session/model-progress-events.ts";
-import type { SessionEventInput } from "../../src/session/events.ts";
+import { relayModelProgress } from "../../src/model/model-progress-events.ts";
+import type { SessionEventInput } from "../../src/core/events.ts";
 import { startOpenAIServer } from "../support/openai-server.ts";
 import { js } from "../support/scripted-replies.ts";
 

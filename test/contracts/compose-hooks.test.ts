@@ -1,0 +1,4 @@
+import { composeHooks } from "../../src/index.ts";
+import { hooksContract } from "./hooks.contract.ts";
+
+hooksContract(composeHooks);
