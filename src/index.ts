@@ -92,6 +92,20 @@ export { defineTool } from "./tools/define-tool.ts";
 export { checkToolArguments, toolSignature, type ArgumentCheck } from "./tools/tool-arguments.ts";
 export { validateToolArguments, type ArgumentError, type ArgumentValidation } from "./tools/validate-arguments.ts";
 export type { Tool, ToolCallContext } from "./tools/tool.ts";
+export type { NlToolOptions, TranslationExample } from "./tools/nl-options.ts";
+export {
+  DEFAULT_TRANSLATOR_MAX_TOKENS,
+  generatedTranslatorPrompt,
+  renderTranslatorPrompt,
+  translateToolCall,
+  translationSummary,
+  TRANSLATOR_OUTPUT_CLIP,
+  withTranslationNote,
+  type SkippedTranslation,
+  type TranslateResult,
+  type TranslateToolCallOptions,
+  type TranslatedCall,
+} from "./translate/index.ts";
 export type { JsonSchema, JsonValue, ToolParameters } from "./tools/json-schema.ts";
 export { extractCodeBlocks, type CodeBlock, type ExtractedBlocks } from "./intercept/extract-code-blocks.ts";
 export { interceptBlock, rewriteBlock, ACCEPTED_FORM, type InterceptedCall, type InterceptProblem, type InterceptResult } from "./intercept/intercept-block.ts";

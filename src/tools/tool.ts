@@ -1,4 +1,5 @@
 import type { JsonValue, ToolParameters } from "./json-schema.ts";
+import type { NlToolOptions } from "./nl-options.ts";
 
 /**
  * A host function the model's code may call in the intercepted form
@@ -16,6 +17,12 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, any>
   readonly handler: (args: Args, context: ToolCallContext) => JsonValue | Promise<JsonValue>;
   /** Optional one-line example call shown in the prompt, e.g. `const hits = nav_search("retry")`. */
   readonly example?: string;
+  /**
+   * Lets the model call the tool with one natural-language `description` that a
+   * translator model expands into these parameters (see `translateToolCall`):
+   * `true`, or the translator's few-shot examples and extra rules.
+   */
+  readonly nl?: boolean | NlToolOptions;
 }
 
 /** What a tool handler is told about the call it is serving. */
