@@ -1,6 +1,6 @@
 import type { Tool } from "../tools/tool.ts";
 import type { NlToolOptions, TranslationExample } from "../tools/nl-options.ts";
-import { loadPrompt, renderPrompt } from "../session/prompts.ts";
+import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
 
 /** The marker line that starts every generated translator prompt in `prompts/translators/`. */
 export const GENERATED_PROMPT_NOTICE = "<!-- Generated from the tool's definition by `npm run prompts`; do not edit. -->";
