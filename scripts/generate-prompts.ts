@@ -4,7 +4,8 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generatedTranslatorPrompt, type Tool } from "../src/index.ts";
+import { generatedTranslatorPrompt, UsageLedger, type Tool } from "../src/index.ts";
+import { createBackgroundScheduler, createBackgroundTools } from "../src/background/index.ts";
 import { ReminderStore } from "../examples/reminders/reminder-store.ts";
 import { createReminders } from "../examples/reminders/reminders.ts";
 
@@ -15,7 +16,10 @@ export const TRANSLATOR_PROMPTS_DIR = fileURLToPath(new URL("../prompts/translat
 export function shippedNlTools(): Tool[] {
   const store = new ReminderStore(":memory:");
   try {
-    return [createReminders({ store }).setReminder];
+    // Only the definitions matter here: this scheduler never starts a task.
+    const scheduler = createBackgroundScheduler({ startChild: () => Promise.reject(new Error("not started")), ledger: new UsageLedger(), signal: AbortSignal.abort() });
+    const [spawn] = createBackgroundTools(scheduler);
+    return [spawn, createReminders({ store }).setReminder];
   } finally {
     store.close();
   }

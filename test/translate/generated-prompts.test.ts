@@ -31,7 +31,7 @@ describe("generated translator prompts (npm run prompts)", () => {
 
   test.each([
     ["a schema changed in code", (dir: string) => dir, () => {
-      const [tool] = shippedNlTools();
+      const tool = shippedNlTools().find((shipped) => shipped.name === "set_reminder");
       const changed = defineTool({ ...tool!, parameters: { ...tool!.parameters, properties: { ...tool!.parameters.properties, priority: { type: "integer" } } } });
       return expectedPrompts([changed]);
     }, "set_reminder.md: differs from its tool's definition"],
@@ -50,7 +50,7 @@ describe("generated translator prompts (npm run prompts)", () => {
     }, undefined, "old_tool.md: no shipped tool has this name"],
   ] as const)("a stale prompt is detected: %s", (_label, change, expected, message) => {
     const dir = change(copyOfPrompts());
-    expect(staleGeneratedPrompts(dir, expected?.())).toContain(message);
+    expect(staleGeneratedPrompts(dir, expected?.() ?? expectedPrompts())).toContain(message);
   });
 
   test("regenerating makes a stale folder current again", () => {
@@ -59,6 +59,6 @@ describe("generated translator prompts (npm run prompts)", () => {
     expect(staleGeneratedPrompts(dir)).toHaveLength(1);
     writeGeneratedPrompts(dir);
     expect(staleGeneratedPrompts(dir)).toEqual([]);
-    expect(readFileSync(join(dir, "set_reminder.md"), "utf8")).toBe(generatedTranslatorPrompt(shippedNlTools()[0]!));
+    expect(readFileSync(join(dir, "set_reminder.md"), "utf8")).toBe(generatedTranslatorPrompt(shippedNlTools().find((tool) => tool.name === "set_reminder")!));
   });
 });

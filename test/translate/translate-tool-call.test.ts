@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { defineTool, ScriptedModel, translateToolCall, TRANSLATOR_OUTPUT_CLIP, withTranslationNote } from "../../src/index.ts";
+import { defineTool, runSession, ScriptedModel, translateToolCall, TRANSLATOR_OUTPUT_CLIP, UsageLedger, withTranslationNote } from "../../src/index.ts";
+import { createBackgroundScheduler, createBackgroundTools } from "../../src/background/index.ts";
+import { js } from "../support/scripted-replies.ts";
 import { ReminderStore } from "../../examples/reminders/reminder-store.ts";
 import { createReminders } from "../../examples/reminders/reminders.ts";
 
@@ -169,5 +171,47 @@ describe("defineTool({ nl })", () => {
     expect(() =>
       defineTool({ name: "weather", description: "d", parameters: { ...parameters, required: ["city"] }, handler: () => null, nl: { examples: [{ description: "Paris", output: { town: "Paris" } }] } }),
     ).toThrow(/nl\.examples\[0\] \("Paris"\) does not fit the schema: .*city/);
+  });
+});
+
+describe("translateToolCall: spawn_sub_session, an array with depends_on_previous", () => {
+  test("each element becomes one call in order; run in order, the second waits for the first", async () => {
+    const started: { objective: string; context: unknown }[] = [];
+    const scheduler = createBackgroundScheduler({
+      ledger: new UsageLedger(),
+      signal: new AbortController().signal,
+      startChild: async (request) => {
+        started.push({ objective: request.question, context: request.context });
+        return runSession({ question: request.question, ...(request.context !== undefined ? { context: request.context } : {}), model: new ScriptedModel([js(`FINAL(${JSON.stringify(`done: ${request.question.slice(0, 5)}`)})`)]), subcalls: false, sandbox: { backend: "isolate" } });
+      },
+    });
+    const [spawn, wait] = createBackgroundTools(scheduler);
+    const translator = new ScriptedModel([
+      JSON.stringify([
+        { objective: "Research the asyncio docs and write a cheatsheet.", depends_on_previous: false },
+        { objective: "Review the cheatsheet in your context and add three examples.", depends_on_previous: true },
+      ]),
+    ]);
+    const result = await translateToolCall({ tool: spawn, description: "research the asyncio docs and write a cheatsheet, then after that's done, review it and add three examples", model: translator });
+    expect(result.status).toBe("translated");
+    if (result.status !== "translated") return;
+    expect(result.calls.map((call) => call.summary)).toEqual([
+      'objective="Research the asyncio docs and write a cheatsheet.", depends_on_previous=false',
+      'objective="Review the cheatsheet in your context and add three examples.", depends_on_previous=true',
+    ]);
+    const context = { sessionId: "root", signal: new AbortController().signal };
+    const outputs = [];
+    for (const call of result.calls) outputs.push(await spawn.handler(call.arguments, context));
+    expect(outputs).toMatchObject([{ started: ["task_1"] }, { started: ["task_2"] }]);
+    expect(await wait.handler({}, context)).toEqual({
+      tasks: [
+        { id: "task_1", state: "done", answer: "done: Resea" },
+        { id: "task_2", state: "done", depends_on: ["task_1"], answer: "done: Revie" },
+      ],
+      pending: [],
+    });
+    expect(started[1]).toEqual({ objective: "Review the cheatsheet in your context and add three examples.", context: { task_1: "done: Resea" } });
+    // The translator was shown spawn_sub_session's real schema.
+    expect(translator.requests[0]!.messages[0]!.content).toContain('"depends_on_previous": {');
   });
 });
