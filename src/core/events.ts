@@ -19,6 +19,15 @@ export interface Compaction {
   readonly droppedRecords: number;
 }
 
+/** A tool call as a `model_call` event records it (the reply's `toolCalls`, provider extras included, so a replay can send them back). */
+export interface RecordedToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The arguments' raw text, as the model wrote them. */
+  readonly arguments: string;
+  readonly extra?: Readonly<Record<string, JsonValue>>;
+}
+
 /** Fields every event carries. */
 export interface EventBase {
   /** The session that emitted the event (child sessions have their own id). */
@@ -37,7 +46,7 @@ export interface EventBase {
 export type SessionEvent = EventBase &
   (
     | { readonly type: "session_start"; readonly question: string; readonly model: string; readonly context: string; readonly tools: readonly string[]; readonly maxIterations: number; readonly parentSessionId?: string }
-    | { readonly type: "model_call"; readonly iteration: number; readonly model: string; readonly messages: number; readonly promptTokens: number; readonly completionTokens: number; readonly usageEstimated: boolean; readonly durationMs: number; readonly finishReason: string; readonly text: string; readonly reasoning?: string; readonly costUsd?: number; readonly priced?: boolean }
+    | { readonly type: "model_call"; readonly iteration: number; readonly model: string; readonly messages: number; readonly promptTokens: number; readonly completionTokens: number; readonly usageEstimated: boolean; readonly durationMs: number; readonly finishReason: string; readonly text: string; readonly reasoning?: string; readonly toolCalls?: readonly RecordedToolCall[]; readonly costUsd?: number; readonly priced?: boolean }
     | ModelRequestFields
     | ModelRetryFields
     | ModelProgressFields

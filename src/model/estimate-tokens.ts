@@ -14,10 +14,15 @@ export function estimateTokens(text: string): number {
 
 /**
  * Estimates the usage of one call: the prompt is the sum of the messages'
- * estimates, the completion the reply's estimate (see {@link estimateTokens}).
+ * estimates (their tool calls' names and arguments included), the completion the
+ * reply's estimate (see {@link estimateTokens}); pass a reply's tool calls' text in
+ * `completionText` too.
  */
 export function estimateUsage(messages: readonly ChatMessage[], completionText: string): TokenUsage {
   let promptTokens = 0;
-  for (const message of messages) promptTokens += estimateTokens(message.content);
+  for (const message of messages) {
+    promptTokens += estimateTokens(message.content);
+    for (const call of message.toolCalls ?? []) promptTokens += estimateTokens(call.name) + estimateTokens(call.arguments);
+  }
   return { promptTokens, completionTokens: estimateTokens(completionText) };
 }

@@ -1,6 +1,8 @@
-export type { ChatMessage, FinishReason, ModelClient, ModelRequest, ModelResponse, TokenUsage } from "./model-client.ts";
+export type { ChatMessage, FinishReason, ModelClient, ModelRequest, ModelResponse, ModelStreamPart, TokenUsage, ToolCall, ToolChoice, ToolSpec } from "./model-client.ts";
+export { responseParts, type ResponsePartsOptions } from "./response-parts.ts";
+export { ToolsUnsupportedError, type ToolsUnsupportedErrorOptions } from "./tools-unsupported-error.ts";
 export { reportProgress, type ModelAttemptProgress, type ModelOutputProgress, type ModelProgress, type ModelRetryProgress } from "./model-progress.ts";
-export { ScriptedModel, type RecordedModelRequest, type ScriptedModelOptions, type ScriptedReply } from "./scripted-model.ts";
+export { ScriptedModel, type RecordedModelRequest, type ScriptedModelOptions, type ScriptedReply, type ScriptedToolCall, type ScriptedTurn } from "./scripted-model.ts";
 export {
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,

@@ -35,7 +35,7 @@ export interface ModelCallErrorOptions {
  * The underlying error (from the `openai` client or `fetch`) is kept in `cause`.
  */
 export class ModelCallError extends Error {
-  override readonly name = "ModelCallError";
+  override readonly name: string = "ModelCallError";
   readonly failure: ModelCallFailure;
   readonly baseURL: string;
   readonly model: string;

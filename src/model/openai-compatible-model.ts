@@ -1,9 +1,13 @@
 import { setTimeout as delay } from "node:timers/promises";
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { CHARS_PER_TOKEN, estimateUsage } from "./estimate-tokens.ts";
-import { mapFinishReason } from "./finish-reason.ts";
-import { ModelCallError, type ModelCallFailure } from "./model-call-error.ts";
-import type { ModelClient, ModelRequest, ModelResponse, TokenUsage } from "./model-client.ts";
+import OpenAI from "openai";
+import { CHARS_PER_TOKEN } from "./estimate-tokens.ts";
+import { ModelCallError } from "./model-call-error.ts";
+import type { ModelClient, ModelRequest, ModelResponse, ModelStreamPart } from "./model-client.ts";
+import { classifyFailure, FailedAttempt, oneLine, type Failure } from "./openai-failure.ts";
+import { reasoningField, toModelResponse, toolCallsOf } from "./openai-reply.ts";
+import { chatRequestBody } from "./openai-request-body.ts";
+import { StreamAssembler } from "./openai-stream-assembler.ts";
+import { ToolsUnsupportedError } from "./tools-unsupported-error.ts";
 import { ModelConfigurationError } from "./model-configuration-error.ts";
 import { reportProgress } from "./model-progress.ts";
 import { retryDelayMs } from "./retry-delay.ts";
@@ -145,216 +149,139 @@ export class OpenAICompatibleModel implements ModelClient {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    const { retryBaseDelayMs = DEFAULT_RETRY_BASE_DELAY_MS, retryMaxDelayMs = DEFAULT_RETRY_MAX_DELAY_MS, onRetry } = this.#options;
-    const maxAttempts = this.#maxRetries + 1;
     for (let attempt = 1; ; attempt++) {
-      if (request.signal?.aborted) throw this.#error({ failure: "aborted", retryable: false, cause: request.signal.reason }, attempt - 1);
-      reportProgress(request.onProgress, { kind: "attempt", attempt, maxAttempts, timeoutMs: this.#timeoutMs });
-      let failed: Failure;
+      this.#beginAttempt(request, attempt);
       try {
-        return await this.#attempt(request, attempt);
+        return await this.#completeOnce(request, attempt);
       } catch (error) {
-        failed = error instanceof FailedAttempt ? error.failure : this.#classify(error, request.signal, false);
-      }
-      const error = this.#error(failed, attempt);
-      if (!failed.retryable || attempt > this.#maxRetries) throw error;
-
-      const delayMs = retryDelayMs({ retry: attempt, baseDelayMs: retryBaseDelayMs, maxDelayMs: retryMaxDelayMs, headers: failed.headers, random: this.#options._internal?.random });
-      onRetry?.({ attempt, delayMs, error });
-      reportProgress(request.onProgress, { kind: "retry", attempt, maxAttempts, failure: failed.failure, ...(failed.status !== undefined ? { status: failed.status } : {}), delayMs, message: error.message });
-      try {
-        await this.#sleep(delayMs, request.signal);
-      } catch (cause) {
-        if (request.signal?.aborted) throw this.#error({ failure: "aborted", retryable: false, cause: request.signal.reason }, attempt);
-        throw cause;
+        await this.#afterFailure(request, error, attempt, false);
       }
     }
   }
 
-  /** One request, bounded by the timeout; failures are thrown as {@link FailedAttempt}. */
-  async #attempt(request: ModelRequest, attempt: number): Promise<ModelResponse> {
+  /**
+   * Streams the reply (SSE, whatever the `stream` option says): text, reasoning and
+   * tool-call deltas as they arrive, then `finish` with the whole response. Failures
+   * before the first part are retried as in `complete`; a stream cut after parts were
+   * yielded rejects with a {@link ModelCallError}.
+   */
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    for (let attempt = 1; ; attempt++) {
+      this.#beginAttempt(request, attempt);
+      let yielded = false;
+      try {
+        for await (const part of this.#streamOnce(request, attempt)) {
+          yielded = true;
+          yield part;
+        }
+        return;
+      } catch (error) {
+        await this.#afterFailure(request, error, attempt, yielded);
+      }
+    }
+  }
+
+  #beginAttempt(request: ModelRequest, attempt: number): void {
+    if (request.signal?.aborted) throw this.#error({ failure: "aborted", retryable: false, cause: request.signal.reason }, attempt - 1);
+    reportProgress(request.onProgress, { kind: "attempt", attempt, maxAttempts: this.#maxRetries + 1, timeoutMs: this.#timeoutMs });
+  }
+
+  /** Throws the failure of an attempt when it is final; otherwise reports the retry and waits for it. */
+  async #afterFailure(request: ModelRequest, thrown: unknown, attempt: number, partsYielded: boolean): Promise<void> {
+    const { retryBaseDelayMs = DEFAULT_RETRY_BASE_DELAY_MS, retryMaxDelayMs = DEFAULT_RETRY_MAX_DELAY_MS, onRetry } = this.#options;
+    const failed = classifyFailure(thrown, { callerSignal: request.signal, timedOut: false, timeoutMs: this.#timeoutMs, sentTools: sendsTools(request) });
+    if (failed.toolsRefused) {
+      throw new ToolsUnsupportedError({ baseURL: this.baseURL, model: this.modelId, status: failed.status ?? 400, ...(failed.detail !== undefined ? { detail: failed.detail } : {}), attempts: attempt, cause: failed.cause });
+    }
+    const error = this.#error(failed, attempt);
+    if (partsYielded || !failed.retryable || attempt > this.#maxRetries) throw error;
+
+    const delayMs = retryDelayMs({ retry: attempt, baseDelayMs: retryBaseDelayMs, maxDelayMs: retryMaxDelayMs, headers: failed.headers, random: this.#options._internal?.random });
+    onRetry?.({ attempt, delayMs, error });
+    reportProgress(request.onProgress, { kind: "retry", attempt, maxAttempts: this.#maxRetries + 1, failure: failed.failure, ...(failed.status !== undefined ? { status: failed.status } : {}), delayMs, message: error.message });
+    try {
+      await this.#sleep(delayMs, request.signal);
+    } catch (cause) {
+      if (request.signal?.aborted) throw this.#error({ failure: "aborted", retryable: false, cause: request.signal.reason }, attempt);
+      throw cause;
+    }
+  }
+
+  /** One request for the whole reply; failures are thrown as {@link FailedAttempt}. */
+  async #completeOnce(request: ModelRequest, attempt: number): Promise<ModelResponse> {
+    if (this.#options.stream) {
+      for await (const part of this.#streamOnce(request, attempt)) if (part.type === "finish") return part.response;
+      throw new FailedAttempt({ failure: "bad-response", retryable: false, detail: "the stream ended without a reply" });
+    }
+    const limit = this.#timeLimit(request);
+    try {
+      const completion = await this.#client.chat.completions.create({ ...this.#body(request), stream: false }, { signal: limit.signal });
+      const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
+      if (!choice) {
+        const serverError = (completion as unknown as { error?: { message?: unknown } } | undefined)?.error?.message;
+        throw new FailedAttempt({ failure: "bad-response", retryable: false, detail: typeof serverError === "string" ? oneLine(serverError) : "no choices in the reply" });
+      }
+      const toolCalls = toolCallsOf(choice.message);
+      const reasoning = reasoningField(choice.message);
+      return toModelResponse(
+        request,
+        { text: choice.message?.content ?? "", ...(reasoning ? { reasoning } : {}), ...(toolCalls ? { toolCalls } : {}), rawFinishReason: choice.finish_reason, usage: completion.usage, model: completion.model },
+        this.modelId,
+      );
+    } catch (error) {
+      throw new FailedAttempt(classifyFailure(error, { callerSignal: request.signal, timedOut: limit.timedOut(), timeoutMs: this.#timeoutMs, sentTools: sendsTools(request) }));
+    } finally {
+      limit.clear();
+    }
+  }
+
+  /** One streamed request, as parts; failures are thrown as {@link FailedAttempt}. */
+  async *#streamOnce(request: ModelRequest, attempt: number): AsyncGenerator<ModelStreamPart> {
+    const limit = this.#timeLimit(request);
+    try {
+      const stream = await this.#client.chat.completions.create({ ...this.#body(request), stream: true, stream_options: { include_usage: true } }, { signal: limit.signal });
+      const assembler = new StreamAssembler();
+      for await (const chunk of stream) {
+        const parts = assembler.push(chunk);
+        if (request.onProgress && parts.some((part) => part.type === "text-delta" || part.type === "reasoning-delta")) {
+          const { characters, reasoningCharacters } = assembler.received;
+          reportProgress(request.onProgress, { kind: "output", attempt, characters, reasoningCharacters, estimatedTokens: Math.ceil((characters + reasoningCharacters) / CHARS_PER_TOKEN) });
+        }
+        for (const part of parts) yield part;
+      }
+      // The openai Stream ends quietly when its signal aborts; a cut-off reply must not pass for a whole one.
+      limit.signal.throwIfAborted();
+      yield { type: "finish", response: toModelResponse(request, assembler.reply(), this.modelId) };
+    } catch (error) {
+      throw new FailedAttempt(classifyFailure(error, { callerSignal: request.signal, timedOut: limit.timedOut(), timeoutMs: this.#timeoutMs, sentTools: sendsTools(request) }));
+    } finally {
+      limit.clear();
+    }
+  }
+
+  /** The signal of one attempt: the caller's, or the time limit running out. */
+  #timeLimit(request: ModelRequest): { readonly signal: AbortSignal; timedOut(): boolean; clear(): void } {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error(`no complete answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
-    try {
-      return this.#options.stream ? await this.#streamed(request, signal, attempt) : await this.#plain(request, signal);
-    } catch (error) {
-      if (error instanceof FailedAttempt) throw error;
-      throw new FailedAttempt(this.#classify(error, request.signal, timeout.signal.aborted));
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async #plain(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
-    const completion = await this.#client.chat.completions.create({ ...this.#body(request), stream: false }, { signal });
-    const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
-    if (!choice) {
-      const serverError = (completion as unknown as { error?: { message?: unknown } } | undefined)?.error?.message;
-      throw new FailedAttempt({
-        failure: "bad-response",
-        retryable: false,
-        detail: typeof serverError === "string" ? oneLine(serverError) : "no choices in the reply",
-      });
-    }
-    const text = choice.message?.content ?? "";
-    return this.#response(request, text, choice.finish_reason, completion.usage, completion.model, reasoningField(choice.message));
-  }
-
-  async #streamed(request: ModelRequest, signal: AbortSignal, attempt: number): Promise<ModelResponse> {
-    const stream = await this.#client.chat.completions.create(
-      { ...this.#body(request), stream: true, stream_options: { include_usage: true } },
-      { signal },
-    );
-    let text = "";
-    let reasoning = "";
-    let rawFinishReason: string | null | undefined;
-    let usage: UsageBody | null | undefined;
-    let model: string | undefined;
-    for await (const chunk of stream) {
-      model ||= chunk.model;
-      if (chunk.usage) usage = chunk.usage;
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      if (typeof choice.delta?.content === "string") text += choice.delta.content;
-      const reasoningPart = reasoningField(choice.delta);
-      reasoning += reasoningPart ?? "";
-      if (request.onProgress && (reasoningPart || choice.delta?.content)) {
-        const characters = text.length;
-        const reasoningCharacters = reasoning.length;
-        reportProgress(request.onProgress, { kind: "output", attempt, characters, reasoningCharacters, estimatedTokens: Math.ceil((characters + reasoningCharacters) / CHARS_PER_TOKEN) });
-      }
-      if (choice.finish_reason) rawFinishReason = choice.finish_reason;
-    }
-    // The openai Stream ends quietly when its signal aborts; a cut-off reply must not pass for a whole one.
-    signal.throwIfAborted();
-    return this.#response(request, text, rawFinishReason, usage, model, reasoning);
+    return {
+      signal: request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal,
+      timedOut: () => timeout.signal.aborted,
+      clear: () => clearTimeout(timer),
+    };
   }
 
   #body(request: ModelRequest) {
-    const maxTokens = request.maxTokens ?? this.#options.maxTokens;
-    const temperature = request.temperature ?? this.#options.temperature;
-    return {
-      model: this.modelId,
-      messages: request.messages.map(({ role, content }) => ({ role, content })),
-      ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
-      ...(temperature !== undefined ? { temperature } : {}),
-    };
-  }
-
-  #response(request: ModelRequest, text: string, rawFinishReason: string | null | undefined, usage: UsageBody | null | undefined, model: string | undefined, reasoning: string | undefined): ModelResponse {
-    const reported: TokenUsage | undefined =
-      usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number"
-        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
-        : undefined;
-    return {
-      text,
-      ...(reasoning ? { reasoning } : {}),
-      // Reasoning tokens count as completion tokens when the server reports none.
-      usage: reported ?? estimateUsage(request.messages, reasoning ? `${reasoning}${text}` : text),
-      ...(reported ? {} : { usageEstimated: true }),
-      finishReason: mapFinishReason(rawFinishReason),
-      ...(rawFinishReason ? { rawFinishReason } : {}),
-      model: model || this.modelId,
-    };
-  }
-
-  #classify(error: unknown, callerSignal: AbortSignal | undefined, timedOut: boolean): Failure {
-    if (callerSignal?.aborted) return { failure: "aborted", retryable: false, cause: callerSignal.reason };
-    if (timedOut || error instanceof APIConnectionTimeoutError) {
-      return { failure: "timeout", retryable: true, detail: `no complete answer within ${this.#timeoutMs} ms`, cause: error };
-    }
-    if (error instanceof APIError && typeof error.status === "number") {
-      const { status } = error;
-      return {
-        failure: "status",
-        status,
-        retryable: status === 408 || status === 409 || status === 429 || status >= 500,
-        detail: serverMessage(error),
-        headers: error.headers,
-        cause: error,
-      };
-    }
-    if (error instanceof APIUserAbortError) return { failure: "aborted", retryable: false, cause: error };
-    const network = networkDetail(error);
-    if (error instanceof APIConnectionError || network !== undefined) {
-      return { failure: "connection", retryable: true, detail: network ?? "connection failed", cause: error };
-    }
-    return { failure: "bad-response", retryable: false, detail: oneLine(error instanceof Error ? error.message : String(error)), cause: error };
+    return chatRequestBody(request, { model: this.modelId, maxTokens: this.#options.maxTokens, temperature: this.#options.temperature });
   }
 
   #error(failure: Failure, attempts: number): ModelCallError {
-    const { headers: _headers, ...fields } = failure;
+    const { headers: _headers, toolsRefused: _toolsRefused, ...fields } = failure;
     return new ModelCallError({ ...fields, baseURL: this.baseURL, model: this.modelId, attempts });
   }
 }
 
-/** The reasoning a message or stream delta carries apart from its content: `reasoning_content` (llama.cpp, vLLM, DeepSeek) or `reasoning` (Ollama, newer vLLM). */
-function reasoningField(message: unknown): string | undefined {
-  if (typeof message !== "object" || message === null) return undefined;
-  const { reasoning_content: content, reasoning } = message as { reasoning_content?: unknown; reasoning?: unknown };
-  if (typeof content === "string" && content.length > 0) return content;
-  return typeof reasoning === "string" && reasoning.length > 0 ? reasoning : undefined;
-}
-
-type UsageBody = { prompt_tokens?: number; completion_tokens?: number };
-
-interface Failure {
-  readonly failure: ModelCallFailure;
-  readonly retryable: boolean;
-  readonly status?: number;
-  readonly detail?: string;
-  readonly headers?: Headers;
-  readonly cause?: unknown;
-}
-
-/** Carries a classified failure out of one attempt. */
-class FailedAttempt extends Error {
-  readonly failure: Failure;
-  constructor(failure: Failure) {
-    super(failure.detail ?? failure.failure);
-    this.failure = failure;
-  }
-}
-
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  EPIPE: "connection reset",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host not found",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ETIMEDOUT: "connect timed out",
-  UND_ERR_CONNECT_TIMEOUT: "connect timed out",
-  UND_ERR_SOCKET: "connection closed by the server",
-  UND_ERR_CLOSED: "connection closed by the server",
-};
-
-/** A short description of a network failure found in the cause chain, or undefined when it is not one. */
-function networkDetail(error: unknown): string | undefined {
-  let innermost: string | undefined;
-  let sawFetchFailure = false;
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && NETWORK_CODES[code]) return NETWORK_CODES[code];
-    if (current instanceof TypeError && /fetch failed|terminated/i.test(current.message)) sawFetchFailure = true;
-    innermost = current.message;
-  }
-  return sawFetchFailure ? oneLine(innermost ?? "connection failed") : undefined;
-}
-
-function serverMessage(error: APIError): string | undefined {
-  const body = error.error as { message?: unknown } | undefined;
-  const message = typeof body?.message === "string" ? body.message : error.message.replace(/^\d{3}\s+/, "");
-  return message && !/status code \(no body\)/.test(message) ? oneLine(message) : undefined;
-}
-
-const DETAIL_CHARS = 200;
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line;
+function sendsTools(request: ModelRequest): boolean {
+  return request.tools !== undefined && request.tools.length > 0;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

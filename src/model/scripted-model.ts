@@ -1,13 +1,42 @@
+import type { JsonValue } from "../core/json-value.ts";
 import { estimateUsage } from "./estimate-tokens.ts";
-import type { ChatMessage, ModelClient, ModelRequest, ModelResponse, TokenUsage } from "./model-client.ts";
+import type { ChatMessage, FinishReason, ModelClient, ModelRequest, ModelResponse, ModelStreamPart, TokenUsage, ToolCall, ToolChoice, ToolSpec } from "./model-client.ts";
+import { responseParts } from "./response-parts.ts";
 import { ScriptExhaustedError } from "./script-exhausted-error.ts";
 
+/** A tool call in a scripted reply. */
+export interface ScriptedToolCall {
+  /** Default `call_<request number>_<call index>`, e.g. `call_1_0`. */
+  readonly id?: string;
+  readonly name: string;
+  /** The arguments as raw text (sent as written, malformed or not), or a value sent as its JSON. Default `{}`. */
+  readonly arguments?: string | JsonValue;
+  /** Provider extras kept on the call (see `ToolCall.extra`). */
+  readonly extra?: Readonly<Record<string, JsonValue>>;
+  /** `stream()` only: the arguments' deltas, in order; they must join to the arguments' text. */
+  readonly chunks?: readonly string[];
+}
+
+/** A scripted reply with more than text: reasoning, tool calls, a finish reason, stream chunks. */
+export interface ScriptedTurn {
+  /** The reply text. Default: `chunks` joined, else empty. */
+  readonly text?: string;
+  /** Reasoning sent apart from the text (as `ModelResponse.reasoning`). */
+  readonly reasoning?: string;
+  readonly toolCalls?: readonly ScriptedToolCall[];
+  /** Default `"tool-calls"` when there are tool calls, else `"stop"`. */
+  readonly finishReason?: FinishReason;
+  /** `stream()` only: the text's deltas, in order; they must join to `text`. Default: the whole text in one. */
+  readonly chunks?: readonly string[];
+}
+
 /**
- * One scripted reply: the text itself, or a function that builds it from the
- * request (e.g. to answer with something found in `request.messages`). A function
- * that throws or rejects makes that call fail, which scripts model errors.
+ * One scripted reply: the text itself, a {@link ScriptedTurn}, or a function that
+ * builds either from the request (e.g. to answer with something found in
+ * `request.messages`). A function that throws or rejects makes that call fail,
+ * which scripts model errors.
  */
-export type ScriptedReply = string | ((request: ModelRequest) => string | Promise<string>);
+export type ScriptedReply = string | ScriptedTurn | ((request: ModelRequest) => string | ScriptedTurn | Promise<string | ScriptedTurn>);
 
 /** Options of a {@link ScriptedModel}. */
 export interface ScriptedModelOptions {
@@ -27,12 +56,17 @@ export interface RecordedModelRequest {
   readonly messages: readonly ChatMessage[];
   readonly maxTokens?: number;
   readonly temperature?: number;
+  readonly tools?: readonly ToolSpec[];
+  readonly toolChoice?: ToolChoice;
+  readonly stop?: readonly string[];
 }
 
 /**
  * A model that answers from a list of replies, in order, and records every
  * request it receives. It drives sessions in tests and replays without a
- * server: the session code cannot tell it from a real model.
+ * server: the session code cannot tell it from a real model. A reply may hold
+ * tool calls (as a provider's tool-calling API returns them) and reasoning, and
+ * `stream()` hands it out in the chunks the script gives.
  *
  * When a request arrives after the last reply was used, `complete` rejects with a
  * {@link ScriptExhaustedError} saying how many replies were scripted and showing
@@ -47,6 +81,9 @@ export interface RecordedModelRequest {
  * const result = await runSession({ question: "How many files?", model });
  * model.requests.length; // 2
  * model.requests[1].messages.at(-1)?.content; // the feedback of the first block
+ *
+ * // Tool calls, streamed in chunks:
+ * new ScriptedModel([{ toolCalls: [{ name: "nav_search", arguments: '{"query": "retry"}', chunks: ['{"que', 'ry": "retry"}'] }] }]);
  */
 export class ScriptedModel implements ModelClient {
   readonly modelId: string;
@@ -58,11 +95,11 @@ export class ScriptedModel implements ModelClient {
 
   constructor(replies: readonly ScriptedReply[], { modelId = "scripted", contextWindow, usage }: ScriptedModelOptions = {}) {
     if (!Array.isArray(replies)) {
-      throw new TypeError("ScriptedModel: replies must be an array of strings or functions.");
+      throw new TypeError("ScriptedModel: replies must be an array of strings, scripted turns or functions.");
     }
     replies.forEach((reply, index) => {
-      if (typeof reply !== "string" && typeof reply !== "function") {
-        throw new TypeError(`ScriptedModel: reply ${index} is ${reply === null ? "null" : typeof reply}; use a string or a function (request) => string.`);
+      if (typeof reply !== "string" && typeof reply !== "function" && (typeof reply !== "object" || reply === null || Array.isArray(reply))) {
+        throw new TypeError(`ScriptedModel: reply ${index} is ${reply === null ? "null" : typeof reply}; use a string, a scripted turn ({ text, toolCalls, … }) or a function (request) => string.`);
       }
     });
     this.#replies = [...replies];
@@ -82,6 +119,16 @@ export class ScriptedModel implements ModelClient {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
+    return (await this.#answer(request)).response;
+  }
+
+  /** The next reply as stream parts: reasoning, the text in its scripted chunks, each tool call in its chunks, then `finish`. */
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    const { response, turn } = await this.#answer(request);
+    yield* responseParts(response, { ...(turn.chunks ? { textChunks: turn.chunks } : {}), argumentChunks: (turn.toolCalls ?? []).map((call) => call.chunks) });
+  }
+
+  async #answer(request: ModelRequest): Promise<{ response: ModelResponse; turn: ScriptedTurn }> {
     this.#requests.push(record(request));
     request.signal?.throwIfAborted();
 
@@ -93,28 +140,68 @@ export class ScriptedModel implements ModelClient {
         lastUserMessage: lastUser?.content,
       });
     }
-    const reply = this.#replies[this.#next++];
-    const text = typeof reply === "string" ? reply : await reply(request);
-    if (typeof text !== "string") {
-      throw new TypeError(`ScriptedModel: reply ${this.#next - 1} returned ${text === null ? "null" : typeof text}, not a string.`);
-    }
-    const usage = this.#usage ?? estimateUsage(request.messages, text);
-    return {
+    const index = this.#next++;
+    const reply = this.#replies[index];
+    const built = typeof reply === "function" ? await reply(request) : reply;
+    const turn = checkedTurn(built, index);
+    const text = turn.text ?? turn.chunks?.join("") ?? "";
+    const toolCalls: ToolCall[] = (turn.toolCalls ?? []).map((call, callIndex) => ({
+      id: call.id ?? `call_${this.#requests.length}_${callIndex}`,
+      name: call.name,
+      arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {}),
+      ...(call.extra ? { extra: call.extra } : {}),
+    }));
+    checkChunks(turn, text, toolCalls, index);
+    const callsText = toolCalls.map((call) => `${call.name}${call.arguments}`).join("");
+    const usage = this.#usage ?? estimateUsage(request.messages, `${turn.reasoning ?? ""}${text}${callsText}`);
+    const finishReason = turn.finishReason ?? (toolCalls.length > 0 ? "tool-calls" : "stop");
+    const response: ModelResponse = {
       text,
+      ...(turn.reasoning ? { reasoning: turn.reasoning } : {}),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
       usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
       ...(this.#usage ? {} : { usageEstimated: true }),
-      finishReason: "stop",
-      rawFinishReason: "stop",
+      finishReason,
+      rawFinishReason: finishReason === "tool-calls" ? "tool_calls" : finishReason,
       model: this.modelId,
     };
+    return { response, turn };
   }
 }
 
+function checkedTurn(built: unknown, index: number): ScriptedTurn {
+  if (typeof built === "string") return { text: built };
+  if (typeof built === "object" && built !== null && !Array.isArray(built)) return built as ScriptedTurn;
+  throw new TypeError(`ScriptedModel: reply ${index} returned ${built === null ? "null" : typeof built}, not a string or a scripted turn.`);
+}
+
+function checkChunks(turn: ScriptedTurn, text: string, toolCalls: readonly ToolCall[], index: number): void {
+  if (turn.chunks && turn.chunks.join("") !== text) throw new TypeError(`ScriptedModel: reply ${index}'s chunks do not join to its text.`);
+  (turn.toolCalls ?? []).forEach((call, callIndex) => {
+    if (call.chunks && call.chunks.join("") !== toolCalls[callIndex].arguments) {
+      throw new TypeError(`ScriptedModel: reply ${index}, tool call ${callIndex} (${call.name}): its chunks do not join to its arguments.`);
+    }
+  });
+}
+
 function record(request: ModelRequest): RecordedModelRequest {
-  const messages = Object.freeze(request.messages.map((message) => Object.freeze({ role: message.role, content: message.content })));
+  const messages = Object.freeze(
+    request.messages.map((message) =>
+      Object.freeze({
+        role: message.role,
+        content: message.content,
+        ...(message.toolCalls ? { toolCalls: Object.freeze(message.toolCalls.map((call) => Object.freeze({ ...call }))) } : {}),
+        ...(message.toolCallId !== undefined ? { toolCallId: message.toolCallId } : {}),
+        ...(message.name !== undefined ? { name: message.name } : {}),
+      }),
+    ),
+  );
   return Object.freeze({
     messages,
     ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.tools ? { tools: Object.freeze(request.tools.map((tool) => Object.freeze({ ...tool }))) } : {}),
+    ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
+    ...(request.stop ? { stop: Object.freeze([...request.stop]) } : {}),
   });
 }

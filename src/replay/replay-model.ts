@@ -1,6 +1,7 @@
 import { splitReasoning } from "../model/split-reasoning.ts";
 import type { SessionEvent } from "../core/events.ts";
-import type { ModelClient, ModelRequest, ModelResponse } from "../model/model-client.ts";
+import type { ModelClient, ModelRequest, ModelResponse, ModelStreamPart } from "../model/model-client.ts";
+import { responseParts } from "../model/response-parts.ts";
 import { mapFinishReason } from "../model/finish-reason.ts";
 import { promptDigest } from "../subcalls/subcall-functions.ts";
 
@@ -23,7 +24,9 @@ export class ReplayDivergedError extends Error {
 
 /**
  * A {@link ModelClient} that answers with the replies recorded in a trace, in
- * order, with their recorded token usage and finish reason. No network is used.
+ * order, with their recorded token usage, finish reason, reasoning and tool calls
+ * (provider extras included). No network is used. `stream()` hands each reply out
+ * as parts: reasoning, text, each tool call, then `finish`.
  * Requests are recorded too, so a caller can compare what the replayed session
  * sent with what it received.
  *
@@ -116,6 +119,12 @@ export class ReplayModel implements ModelClient {
       model: call.model,
       // Reasoning the server sent in its own field is only in the event: hand it back, so a reasoning-only reply replays as one.
       ...(call.reasoning !== undefined && splitReasoning(call.text).reasoning === undefined ? { reasoning: call.reasoning } : {}),
+      ...(call.toolCalls && call.toolCalls.length > 0 ? { toolCalls: call.toolCalls.map((toolCall) => ({ ...toolCall })) } : {}),
     };
+  }
+
+  /** The next recorded reply as stream parts. */
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    yield* responseParts(await this.complete(request));
   }
 }

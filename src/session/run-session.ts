@@ -359,7 +359,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       ledger.record({ depth, model: model.modelId, usage: response.usage, costUsd: cost.costUsd, priced: cost.priced, estimated: response.usageEstimated === true });
       // Reasoning never runs: blocks are read from the reply without it. The trace has the whole reply; the history a copy short enough to re-send.
       const turn = readTurn(response, { keepReasoning, maxTokens, parsesAsJs: parsesAsJavaScript });
-      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, ...(turn.reasoning !== undefined ? { reasoning: turn.reasoning } : {}), costUsd: cost.costUsd, priced: cost.priced });
+      emit({ type: "model_call", iteration: iterations, model: response.model || model.modelId, messages: messages.length, promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, usageEstimated: response.usageEstimated === true, durationMs: Math.round(now() - callStarted), finishReason: response.rawFinishReason ?? response.finishReason, text: response.text, ...(turn.reasoning !== undefined ? { reasoning: turn.reasoning } : {}), ...(response.toolCalls ? { toolCalls: response.toolCalls } : {}), costUsd: cost.costUsd, priced: cost.priced });
       messages.push({ role: "assistant", content: turn.historyText });
       if (turn.withoutCode) {
         const { nudge, text, why } = turn.withoutCode;

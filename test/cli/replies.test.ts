@@ -81,7 +81,7 @@ const rows: Row[] = [
     requests: (requests) => {
       for (const request of requests) {
         expect(request.body.max_tokens).toBe(4000);
-        const promptChars = request.body.messages!.reduce((sum, message) => sum + message.content.length, 0);
+        const promptChars = request.body.messages!.reduce((sum, message) => sum + (message.content ?? "").length, 0);
         expect(Math.ceil(promptChars / 4) + 4000).toBeLessThanOrEqual(8000);
       }
       expect(requests.at(-1)!.body.messages![1]!.content).toContain("compacted to fit the model's context window");

@@ -9,7 +9,9 @@ test.for([
   ["max_tokens", "length"],
   ["content_filter", "content-filter"],
   ["error", "error"], // OpenRouter when the upstream provider fails mid-answer
-  ["tool_calls", "other"],
+  ["tool_calls", "tool-calls"],
+  ["function_call", "tool-calls"], // the legacy functions API
+  ["tool_use", "tool-calls"], // Anthropic-style gateways
   ["abort", "other"], // vLLM when the request was cancelled
   [null, "other"],
   [undefined, "other"],

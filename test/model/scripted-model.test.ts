@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ScriptExhaustedError, ScriptedModel, type ChatMessage } from "../../src/model/index.ts";
+import { ScriptExhaustedError, ScriptedModel, type ChatMessage, type ModelStreamPart } from "../../src/index.ts";
 
 const user = (content: string): ChatMessage => ({ role: "user", content });
 
@@ -107,5 +107,54 @@ describe("ScriptedModel", () => {
     ["null", [null]],
   ])("rejects a script containing %s", (_label, replies) => {
     expect(() => new ScriptedModel(replies as never)).toThrow(/reply 0 is/);
+  });
+
+  test("scripts tool calls: default ids per request, values sent as JSON, raw text kept as written, finish reason tool-calls", async () => {
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "nav_search", arguments: { query: "retry" } }, { name: "nav_read", arguments: '{"target": Retry' }] },
+      { text: "done", toolCalls: [{ id: "mine", name: "nav_info" }], finishReason: "stop" },
+    ]);
+    const first = await model.complete({ messages: [user("a")] });
+    const second = await model.complete({ messages: [user("b")] });
+    expect(first).toMatchObject({ text: "", finishReason: "tool-calls", rawFinishReason: "tool_calls" });
+    expect(first.toolCalls).toEqual([
+      { id: "call_1_0", name: "nav_search", arguments: '{"query":"retry"}' },
+      { id: "call_1_1", name: "nav_read", arguments: '{"target": Retry' },
+    ]);
+    expect(second).toMatchObject({ text: "done", finishReason: "stop", toolCalls: [{ id: "mine", name: "nav_info", arguments: "{}" }] });
+  });
+
+  test("streams a reply in its scripted chunks", async () => {
+    const model = new ScriptedModel([{ chunks: ["Look", "ing."], reasoning: "hm", toolCalls: [{ id: "c", name: "nav_search", arguments: '{"query":"x"}', chunks: ['{"qu', 'ery":"x"}'] }] }]);
+    const parts: ModelStreamPart[] = [];
+    for await (const part of model.stream({ messages: [user("a")] })) parts.push(part);
+    expect(parts.slice(0, -1)).toEqual([
+      { type: "reasoning-delta", text: "hm" },
+      { type: "text-delta", text: "Look" },
+      { type: "text-delta", text: "ing." },
+      { type: "tool-call-delta", index: 0, id: "c", name: "nav_search", argumentsDelta: '{"qu' },
+      { type: "tool-call-delta", index: 0, argumentsDelta: 'ery":"x"}' },
+    ]);
+    expect(parts.at(-1)).toMatchObject({ type: "finish", response: { text: "Looking.", reasoning: "hm", toolCalls: [{ id: "c", arguments: '{"query":"x"}' }] } });
+  });
+
+  test.each([
+    ["text chunks that do not join to the text", { text: "abc", chunks: ["ab"] }, /chunks do not join to its text/],
+    ["argument chunks that do not join to the arguments", { toolCalls: [{ name: "t", arguments: "{}", chunks: ["{"] }] }, /tool call 0 \(t\): its chunks do not join/],
+  ])("rejects a scripted turn with %s", async (_label, turn, message) => {
+    await expect(new ScriptedModel([turn]).complete({ messages: [user("a")] })).rejects.toThrow(message);
+  });
+
+  test("records tools, tool choice, stop sequences and the tool fields of messages", async () => {
+    const model = new ScriptedModel(["ok"]);
+    const tools = [{ name: "nav_info", description: "Describes the repository.", parameters: { type: "object", properties: {} } }];
+    const messages: ChatMessage[] = [
+      user("q"),
+      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "nav_info", arguments: "{}", extra: { extra_content: { google: { thought_signature: "sig" } } } }] },
+      { role: "tool", toolCallId: "c1", name: "nav_info", content: "{}" },
+    ];
+    await model.complete({ messages, tools, toolChoice: { name: "nav_info" }, stop: ["</x>"] });
+    expect(model.requests[0]).toEqual({ messages, tools, toolChoice: { name: "nav_info" }, stop: ["</x>"] });
+    expect(Object.isFrozen(model.requests[0].messages[1].toolCalls)).toBe(true);
   });
 });

@@ -10,8 +10,9 @@ import type { AddressInfo } from "node:net";
  * Each request is answered by a handler (or the next item of a list of replies):
  *
  * - a string: the assistant's reply text;
- * - a {@link ScriptedCompletion} (`{ text, usage?, finishReason?, model?, chunks? }`):
- *   the reply with control over usage, finish reason, model name and stream chunks;
+ * - a {@link ScriptedCompletion} (`{ text, usage?, finishReason?, model?, chunks?, toolCalls? }`):
+ *   the reply with control over usage, finish reason, model name, stream chunks and
+ *   tool calls (`message.tool_calls`; streamed as per-index argument deltas);
  * - a {@link ScriptedHttpResponse} (`{ status, body?, headers? }`): a raw HTTP reply,
  *   e.g. `{ status: 429, headers: { "retry-after": "2" } }`;
  * - `{ drop: true }`: the connection is destroyed without an answer (a network failure);
@@ -144,13 +145,38 @@ export interface RecordedHttpRequest {
 /** The parts of a chat completion request body the server looks at; the rest is kept as sent. */
 export interface ChatCompletionRequestBody {
   readonly model?: string;
-  readonly messages?: readonly { role: string; content: string }[];
+  readonly messages?: readonly RequestMessage[];
+  readonly tools?: readonly { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+  readonly tool_choice?: unknown;
+  readonly stop?: readonly string[];
   readonly stream?: boolean;
   readonly stream_options?: { include_usage?: boolean };
   readonly max_tokens?: number;
   readonly max_completion_tokens?: number;
   readonly temperature?: number;
   readonly [key: string]: unknown;
+}
+
+/** A message of a request as sent: assistant messages may carry `tool_calls`, tool messages `tool_call_id`. */
+export interface RequestMessage {
+  readonly role: string;
+  readonly content: string | null;
+  readonly tool_calls?: readonly { id: string; type: string; function: { name: string; arguments: string }; [extra: string]: unknown }[];
+  readonly tool_call_id?: string;
+  readonly name?: string;
+}
+
+/** A tool call the server answers with. */
+export interface ScriptedServerToolCall {
+  /** Default `call_<position>`. */
+  readonly id?: string;
+  readonly name: string;
+  /** The arguments' raw text. */
+  readonly arguments: string;
+  /** Streaming only: the arguments' deltas (default: the whole text in one delta after the one naming the call). */
+  readonly chunks?: readonly string[];
+  /** Fields sent on the call beside `id`, `type` and `function` (Gemini: `{ extra_content: { google: { thought_signature } } }`), on its first delta when streaming. */
+  readonly extra?: Record<string, unknown>;
 }
 
 /** A successful completion, with control over what the server reports. */
@@ -177,12 +203,22 @@ export interface ScriptedCompletion {
   readonly reasoningField?: "reasoning_content" | "reasoning";
   /** Streaming only: send this many content deltas, then hold the connection open without finishing (for timeout tests). */
   readonly stallAfterChunks?: number;
-  /** Streaming only: send this many content deltas, then cut the connection mid-message (a proxy or server dying). */
+  /** Streaming only: send this many deltas (reasoning, content and tool-call deltas alike), then cut the connection mid-message (a proxy or server dying). */
   readonly cutAfterChunks?: number;
   /** Streaming only: reasoning deltas (`delta.reasoning_content`, as llama.cpp and vLLM send them) before the content deltas. */
   readonly reasoningChunks?: readonly string[];
   /** Streaming only: wait this long before each delta after the first (a slow model writing). */
   readonly chunkDelayMs?: number;
+  /**
+   * Tool calls in the reply (`message.tool_calls`, with `content: null` when `text` is
+   * empty); finish reason default `"tool_calls"`. Streamed after the content deltas: per
+   * call a delta with index, id, type and name, then its argument deltas.
+   */
+  readonly toolCalls?: readonly ScriptedServerToolCall[];
+  /** Streaming only: send the calls' argument deltas interleaved (call 0, call 1, call 0, …) rather than one call after the other. */
+  readonly interleaveToolCalls?: boolean;
+  /** Streaming only: give every call index 0, each with its own id (as some servers do for parallel calls). */
+  readonly everyCallAtIndexZero?: boolean;
 }
 
 /** A raw HTTP reply, for error statuses. `body` objects are sent as JSON; default `{ error: { message: "scripted <status>" } }`. */
@@ -222,8 +258,13 @@ function completionBody(body: ChatCompletionRequestBody, completion: ScriptedCom
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: completion.text, ...(completion.reasoning !== undefined ? { [completion.reasoningField ?? "reasoning_content"]: completion.reasoning } : {}) },
-        finish_reason: completion.finishReason === undefined ? "stop" : completion.finishReason,
+        message: {
+          role: "assistant",
+          content: completion.toolCalls && completion.text === "" ? null : completion.text,
+          ...(completion.reasoning !== undefined ? { [completion.reasoningField ?? "reasoning_content"]: completion.reasoning } : {}),
+          ...(completion.toolCalls ? { tool_calls: completion.toolCalls.map((call, index) => ({ ...call.extra, id: callId(call, index), type: "function", function: { name: call.name, arguments: call.arguments } })) } : {}),
+        },
+        finish_reason: finishReasonOf(completion),
         logprobs: null,
       },
     ],
@@ -240,7 +281,8 @@ function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, c
   // Reasoning streams first, in its own field, with empty content (as llama.cpp and vLLM send it).
   for (const reasoning of splitAfterSpaces(completion.reasoning ?? "")) events.push(chunk([{ index: 0, delta: { content: null, [completion.reasoningField ?? "reasoning_content"]: reasoning }, finish_reason: null }]));
   for (const content of deltas) events.push(chunk([{ index: 0, delta: { content }, finish_reason: null }]));
-  events.push(chunk([{ index: 0, delta: {}, finish_reason: completion.finishReason === undefined ? "stop" : completion.finishReason }]));
+  for (const tool_calls of toolCallDeltas(completion)) events.push(chunk([{ index: 0, delta: { tool_calls }, finish_reason: null }]));
+  events.push(chunk([{ index: 0, delta: {}, finish_reason: finishReasonOf(completion) }]));
   const usage = usageFor(body, completion);
   if (usage && body.stream_options?.include_usage === true) events.push(chunk([], { usage }));
 
@@ -271,6 +313,30 @@ function sendStream(response: ServerResponse, body: ChatCompletionRequestBody, c
   })();
 }
 
+function callId(call: ScriptedServerToolCall, index: number): string {
+  return call.id ?? `call_${index}`;
+}
+
+function finishReasonOf(completion: ScriptedCompletion): string | null {
+  if (completion.finishReason !== undefined) return completion.finishReason;
+  return completion.toolCalls && completion.toolCalls.length > 0 ? "tool_calls" : "stop";
+}
+
+/** The `delta.tool_calls` of each streamed chunk: per call, one delta naming it, then its argument deltas (in turn, or interleaved). */
+function toolCallDeltas(completion: ScriptedCompletion): object[][] {
+  const perCall = (completion.toolCalls ?? []).map((call, position) => {
+    const index = completion.everyCallAtIndexZero ? 0 : position;
+    const opening = { ...call.extra, index, id: callId(call, position), type: "function", function: { name: call.name, arguments: "" } };
+    return [opening, ...(call.chunks ?? [call.arguments]).map((part) => ({ index, function: { arguments: part } }))];
+  });
+  if (!completion.interleaveToolCalls) return perCall.flat().map((delta) => [delta]);
+  const deltas: object[][] = [];
+  for (let step = 0; perCall.some((call) => step < call.length); step++) {
+    for (const call of perCall) if (step < call.length) deltas.push([call[step]]);
+  }
+  return deltas;
+}
+
 function splitAfterSpaces(text: string): string[] {
   return (text.match(/\S*\s*/g) ?? []).filter((part) => part.length > 0);
 }
@@ -279,8 +345,8 @@ function usageFor(body: ChatCompletionRequestBody, completion: ScriptedCompletio
   if (completion.usage === null) return undefined;
   const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
   const usage = completion.usage ?? {
-    prompt_tokens: (body.messages ?? []).reduce((sum, message) => sum + words(String(message.content)), 0),
-    completion_tokens: words(completion.text),
+    prompt_tokens: (body.messages ?? []).reduce((sum, message) => sum + words(message.content ?? ""), 0),
+    completion_tokens: words(completion.text) + (completion.toolCalls ?? []).reduce((sum, call) => sum + 1 + words(call.arguments), 0),
   };
   return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 }
