@@ -46,6 +46,7 @@ export interface EventBase {
 export type SessionEvent = EventBase &
   (
     | { readonly type: "session_start"; readonly question: string; readonly model: string; readonly context: string; readonly tools: readonly string[]; readonly maxIterations: number; readonly parentSessionId?: string }
+    | { readonly type: "protocol_degraded"; readonly iteration: number; readonly from: string; readonly to: string; readonly reason: string }
     | { readonly type: "model_call"; readonly iteration: number; readonly model: string; readonly messages: number; readonly promptTokens: number; readonly completionTokens: number; readonly usageEstimated: boolean; readonly durationMs: number; readonly finishReason: string; readonly text: string; readonly reasoning?: string; readonly toolCalls?: readonly RecordedToolCall[]; readonly costUsd?: number; readonly priced?: boolean }
     | ModelRequestFields
     | ModelRetryFields

@@ -20,6 +20,8 @@ export interface PromptSetup {
   readonly maxOutputChars: number;
   /** The caller's `systemPromptTemplate`, when given. */
   readonly template?: string;
+  /** The tool whose call is the answer, when the session has one (the prompt says to call it). */
+  readonly finalAnswerTool?: string;
 }
 
 /**
@@ -92,4 +94,11 @@ export interface Protocol {
   readReply(input: ReadReplyInput): ReadReply;
   /** The messages that tell the model what its actions did (json/tagged: one user message with `Tool Result (name):` per call; native: `tool` messages). */
   renderResults(outcomes: readonly ActionOutcome[], notes: readonly string[]): readonly ChatMessage[];
+  /**
+   * The protocol to go on with when a model call of this one failed with `error`, or
+   * undefined to let the error stand (native: `json` when the server refuses tools,
+   * `ToolsUnsupportedError`). The engine then emits `protocol_degraded`, writes the
+   * system prompt anew with the returned protocol, and sends the turn again.
+   */
+  degradeOn?(error: unknown): Protocol | undefined;
 }
