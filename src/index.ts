@@ -91,6 +91,15 @@ export {
 export { defineTool } from "./tools/define-tool.ts";
 export { checkToolArguments, toolSignature, type ArgumentCheck } from "./tools/tool-arguments.ts";
 export { validateToolArguments, type ArgumentError, type ArgumentValidation } from "./tools/validate-arguments.ts";
+export {
+  createToolCallParser,
+  joinTextEvents,
+  parseToolCalls,
+  type ToolCallEvent,
+  type ToolCallParser,
+  type ToolCallParserOptions,
+  type ToolCallProtocol,
+} from "./toolcalls/index.ts";
 export type { Tool, ToolCallContext } from "./tools/tool.ts";
 export type { NlToolOptions, TranslationExample } from "./tools/nl-options.ts";
 export {

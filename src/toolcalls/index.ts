@@ -1,0 +1,3 @@
+export { createToolCallParser } from "./create-tool-call-parser.ts";
+export { parseToolCalls, joinTextEvents } from "./parse-tool-calls.ts";
+export type { ToolCallEvent, ToolCallParser, ToolCallParserOptions, ToolCallProtocol } from "./tool-call-event.ts";
