@@ -1,13 +1,16 @@
 import type { Action, ReadReply, ReadReplyInput } from "../../engine/protocol.ts";
 import type { ToolCall } from "../../model/model-client.ts";
 import { loadPrompt, renderPrompt } from "../../prompts/prompts.ts";
+import { isJsonObject, parseJsonText } from "../../toolcalls/parse-json-text.ts";
 import { readReply as splitReply } from "../../session/reply-reasoning.ts";
 import { answerRule } from "./native-prompt.ts";
 
 /**
  * Reads a reply of the provider's tool-calling API. Each of `response.toolCalls`
  * becomes an action, in order: a `tool_call` when its arguments parse as a JSON
- * object (empty arguments are `{}`), else an `invalid_tool_call` whose error the model
+ * object (empty arguments are `{}`; what small models get wrong, such as single quotes
+ * or trailing commas, is repaired, except in the last call of a cut reply), else an
+ * `invalid_tool_call` whose error the model
  * gets back; so is a call of a tool the session does not have. The history keeps the
  * text (reasoning only with `keepReasoning`) and every call as the provider sent it,
  * extras included. A reply with no call is the answer (its text), unless the
@@ -21,7 +24,8 @@ export function readNativeReply({ response, keepReasoning, maxTokens, toolNames,
   const history = { role: "assistant" as const, content: split.historyText, ...(calls.length > 0 ? { toolCalls: calls } : {}) };
   const base = { ...(split.reasoning !== undefined ? { reasoning: split.reasoning } : {}), words: split.text.trim(), history, notes };
 
-  if (calls.length > 0) return { ...base, actions: calls.map((call, index) => actionOf(call, index, toolNames)) };
+  // The last call of a cut reply may be cut itself: only strict JSON counts there (a repair would complete it into a call never made).
+  if (calls.length > 0) return { ...base, actions: calls.map((call, index) => actionOf(call, index, toolNames, !(cut && index === calls.length - 1))) };
 
   const noCall = (found: string, why: string) => ({
     text: renderPrompt(loadPrompt("native-no-call"), { found, answer_rule: answerRule(finalAnswerTool) }),
@@ -37,20 +41,17 @@ export function readNativeReply({ response, keepReasoning, maxTokens, toolNames,
   return { ...base, actions: [], withoutActions };
 }
 
-function actionOf(call: ToolCall, index: number, toolNames: ReadonlySet<string>): Action {
+function actionOf(call: ToolCall, index: number, toolNames: ReadonlySet<string>, repair: boolean): Action {
   const { id, name, arguments: raw } = call;
   if (!toolNames.has(name)) {
     const known = [...toolNames].sort().join(", ");
     return { kind: "invalid_tool_call", index, id, ...(name !== "" ? { name } : {}), raw, error: `there is no tool named '${name}'; the tools are: ${known}.` };
   }
   if (raw.trim() === "") return { kind: "tool_call", index, id, name, arguments: {}, raw };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (error) {
-    return { kind: "invalid_tool_call", index, id, name, raw, error: `the arguments are not valid JSON (${(error as Error).message}); send them as one JSON object.` };
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  const parsed = parseJsonText(raw, { repair });
+  if (!parsed.ok) return { kind: "invalid_tool_call", index, id, name, raw, error: `the arguments are not valid JSON (${parsed.error}); send them as one JSON object.` };
+  const { value } = parsed;
+  if (!isJsonObject(value)) {
     return { kind: "invalid_tool_call", index, id, name, raw, error: `the arguments must be a JSON object of named arguments, not ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}.` };
   }
   return { kind: "tool_call", index, id, name, arguments: value, raw };

@@ -41,6 +41,7 @@ describe("native: reading a reply", () => {
         { kind: "tool_call", index: 1, id: "c2", name: "nav_info", arguments: {}, raw: "{}" },
       ],
     },
+    { label: "single quotes and a trailing comma are repaired", calls: [call("c1", "nav_search", "{'query': 'retry',}")], actions: [{ kind: "tool_call", index: 0, id: "c1", name: "nav_search", arguments: { query: "retry" }, raw: "{'query': 'retry',}" }] },
     { label: "empty arguments are {}", calls: [call("c1", "nav_info", "")], actions: [{ kind: "tool_call", index: 0, id: "c1", name: "nav_info", arguments: {}, raw: "" }] },
     // Arguments are read as sent; whether they fit the schema is checked when the call runs.
     { label: "schema-invalid arguments still parse", calls: [call("c1", "nav_search", '{"query":7}')], actions: [{ kind: "tool_call", index: 0, id: "c1", name: "nav_search", arguments: { query: 7 }, raw: '{"query":7}' }] },
@@ -51,7 +52,7 @@ describe("native: reading a reply", () => {
   });
 
   test.for([
-    { label: "malformed JSON (cut short)", call: call("c1", "nav_search", '{"query":"ret'), error: /the arguments are not valid JSON \(.+\); send them as one JSON object/ },
+    { label: "malformed JSON", call: call("c1", "nav_search", '{"query" "retry" ::'), error: /the arguments are not valid JSON \(.+\); send them as one JSON object/ },
     { label: "an array", call: call("c1", "nav_search", '["retry"]'), error: /must be a JSON object of named arguments, not an array/ },
     { label: "a bare string", call: call("c1", "nav_search", '"retry"'), error: /not a string/ },
     { label: "an unknown tool", call: call("c1", "nav_grep", '{"query":"x"}'), error: /there is no tool named 'nav_grep'; the tools are: nav_info, nav_search\./ },
@@ -85,7 +86,8 @@ describe("native: reading a reply", () => {
   });
 
   test("a cut reply with calls runs them and says where it was cut", () => {
-    const reply = read({ toolCalls: [call("c1", "nav_info", "{}"), call("c2", "nav_search", '{"que')], finishReason: "length" });
+    // The cut call would repair into {"query": "ret"}: a search never asked for.
+    const reply = read({ toolCalls: [call("c1", "nav_search", "{'query': 'a'}"), call("c2", "nav_search", '{"query": "ret')], finishReason: "length" });
     expect(reply.actions.map((action) => action.kind)).toEqual(["tool_call", "invalid_tool_call"]);
     expect(reply.notes).toEqual([expect.stringMatching(/reached the 4096-token limit and was cut/)]);
   });
