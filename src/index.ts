@@ -95,11 +95,16 @@ export {
   createToolCallParser,
   joinTextEvents,
   parseToolCalls,
+  rewriteToolCall,
+  type RewriteToolCallOptions,
+  type RewriteToolCallResult,
   type ToolCallEvent,
   type ToolCallParser,
   type ToolCallParserOptions,
   type ToolCallProtocol,
 } from "./toolcalls/index.ts";
+export { createJsonProtocol, FAKED_RESULT_STOP } from "./protocols/json/index.ts";
+export { createTaggedProtocol, type TaggedProtocolOptions } from "./protocols/tagged/index.ts";
 export type { Tool, ToolCallContext } from "./tools/tool.ts";
 export type { NlToolOptions, TranslationExample } from "./tools/nl-options.ts";
 export {

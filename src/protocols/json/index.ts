@@ -1,0 +1,1 @@
+export { createJsonProtocol, FAKED_RESULT_STOP } from "./json-protocol.ts";

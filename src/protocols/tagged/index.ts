@@ -1,0 +1,1 @@
+export { createTaggedProtocol, type TaggedProtocolOptions } from "./tagged-protocol.ts";
