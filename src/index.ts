@@ -110,6 +110,7 @@ export type { NlToolOptions, TranslationExample } from "./tools/nl-options.ts";
 export {
   DEFAULT_TRANSLATOR_MAX_TOKENS,
   generatedTranslatorPrompt,
+  nlTool,
   renderTranslatorPrompt,
   translateToolCall,
   translationSummary,
@@ -119,6 +120,8 @@ export {
   type TranslateResult,
   type TranslateToolCallOptions,
   type TranslatedCall,
+  type NlToolTranslator,
+  type TranslationRequest,
 } from "./translate/index.ts";
 export type { JsonSchema, JsonValue, ToolParameters } from "./tools/json-schema.ts";
 export { extractCodeBlocks, type CodeBlock, type ExtractedBlocks } from "./intercept/extract-code-blocks.ts";
