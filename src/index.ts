@@ -123,6 +123,22 @@ export {
   type NlToolTranslator,
   type TranslationRequest,
 } from "./translate/index.ts";
+export {
+  BACKGROUND_TOOL_NAMES,
+  createBackgroundScheduler,
+  createBackgroundTools,
+  DEFAULT_AWAIT_SECONDS,
+  DEFAULT_MAX_BACKGROUND_TASKS,
+  SPAWN_SUB_SESSION_PARAMETERS,
+  type BackgroundChildRequest,
+  type BackgroundScheduler,
+  type BackgroundSchedulerOptions,
+  type BackgroundTaskSpec,
+  type BackgroundTaskState,
+  type BackgroundTaskStatus,
+  type BackgroundWait,
+  type SystemPromptMode,
+} from "./background/index.ts";
 export type { JsonSchema, JsonValue, ToolParameters } from "./tools/json-schema.ts";
 export { extractCodeBlocks, type CodeBlock, type ExtractedBlocks } from "./intercept/extract-code-blocks.ts";
 export { interceptBlock, rewriteBlock, ACCEPTED_FORM, type InterceptedCall, type InterceptProblem, type InterceptResult } from "./intercept/intercept-block.ts";
