@@ -1,5 +1,6 @@
 import { splitReasoning } from "../model/split-reasoning.ts";
 import type { JsonValue } from "../tools/json-schema.ts";
+import { parseJsonText } from "../toolcalls/parse-json-text.ts";
 
 /** What a translator's reply holds once reasoning and fences are taken off. */
 export type TranslatorOutput =
@@ -11,19 +12,18 @@ const FENCE = /^```[\w-]*[ \t]*\n([\s\S]*?)\n?```\s*$/;
 
 /**
  * Reads a translator's reply: reasoning (`<think>` blocks) is dropped, one Markdown
- * fence around the JSON is tolerated, and the JSON is an object (one call), an
+ * fence around the JSON is tolerated, what small models get wrong in JSON is
+ * repaired (`parseJsonText`: trailing commas, single quotes), and the JSON is an object (one call), an
  * array (one call per element) or `{ "error", "clarification_needed" }` (a
  * question for the main model).
  */
 export function readTranslatorOutput(reply: string): TranslatorOutput {
   const text = unfence(splitReasoning(reply).text.trim());
   if (text === "") return { kind: "unreadable", problem: "the translator answered with nothing" };
-  let value: JsonValue;
-  try {
-    value = JSON.parse(text) as JsonValue;
-  } catch (error) {
-    return { kind: "unreadable", problem: `the translator's answer is not JSON (${(error as Error).message})` };
-  }
+  // Lenient, as for tool calls: trailing commas, single quotes and unquoted keys are repaired.
+  const parsed = parseJsonText(text);
+  if (!parsed.ok || (typeof parsed.value === "string" && parsed.repaired)) return { kind: "unreadable", problem: `the translator's answer is not JSON${parsed.ok ? "" : ` (${parsed.error})`}` };
+  const value = parsed.value as JsonValue;
   if (Array.isArray(value)) {
     if (value.length === 0) return { kind: "unreadable", problem: "the translator answered with an empty array" };
     return { kind: "calls", items: value, array: true };

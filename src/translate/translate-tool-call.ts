@@ -78,6 +78,7 @@ export async function translateToolCall({ tool, description, model, examples = [
   let raw: string;
   let usage: TokenUsage;
   let usageEstimated: boolean;
+  let cut: boolean;
   try {
     const response = await model.complete({
       messages: [
@@ -91,12 +92,15 @@ export async function translateToolCall({ tool, description, model, examples = [
     raw = response.text;
     usage = response.usage;
     usageEstimated = response.usageEstimated === true;
+    cut = response.finishReason === "length";
   } catch (error) {
     const reason = signal?.aborted ? "it was stopped" : (error as Error)?.message ?? String(error);
     return { status: "failed", error: `${tool.name}: the translator call failed (${reason}). Try again, or describe the call differently.` };
   }
   const meta = { raw, usage, usageEstimated };
   const quoted = `The translator answered: ${clipWithNotice(raw.trim(), TRANSLATOR_OUTPUT_CLIP)}`;
+  // A cut answer is half a translation: repairing its JSON would invent the rest.
+  if (cut) return { status: "failed", error: `${tool.name}: the translator's answer was cut at ${maxTokens.toLocaleString("en-US")} tokens. Describe the call more briefly. ${quoted}`, ...meta };
   const output = readTranslatorOutput(raw);
   if (output.kind === "unreadable") {
     return { status: "failed", error: `${tool.name}: ${output.problem}. Describe the call again with more detail. ${quoted}`, ...meta };

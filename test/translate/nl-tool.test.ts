@@ -27,7 +27,7 @@ describe("nlTool: a tool offered by description in a session", () => {
   test.each([
     ["a question from the translator is the result; the tool does not run", "remind me to call John", '{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}', "[Translation needs clarification] When should the reminder fire? Call set_reminder again with a fuller description."],
     ["a translation that fails the schema is the result, inviting more detail", "every monday", '{"message": "Review", "schedule_type": "weekly", "at": "14:00"}', /^\[Translation failed\] the translation does not fit set_reminder's schema: .*day_of_week.* Describe the call again/],
-    ["unreadable output is the result, quoted", "daily", "I would set it daily.", /^\[Translation failed\] set_reminder: the translator's answer is not JSON .*The translator answered: I would set it daily\.$/],
+    ["unreadable output is the result, quoted", "daily", "I would set it daily.", /^\[Translation failed\] set_reminder: the translator's answer is not JSON.*The translator answered: I would set it daily\.$/],
   ])("%s", async (_label, description, reply, expected) => {
     const { result, store } = await callByDescription(description, reply);
     if (typeof expected === "string") expect(result.answer).toBe(expected);

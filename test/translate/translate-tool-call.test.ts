@@ -55,6 +55,7 @@ describe("translateToolCall: what the translator may get wrong", () => {
     ["a ```json fence around the JSON", "```json\n" + daily + "\n```"],
     ["a bare ``` fence", "```\n" + daily + "\n```"],
     ["reasoning before the JSON", "<think>daily, so at is HH:MM</think>\n" + daily],
+    ["single quotes and a trailing comma (repaired)", "{'message': 'Check email', 'schedule_type': 'daily', 'at': '09:00',}"],
   ])("tolerated: %s", async (_label, reply) => {
     const { result } = await translate("daily at 09:00 to check email", reply);
     expect(result).toMatchObject({ status: "translated", calls: [{ arguments: { schedule_type: "daily", at: "09:00" } }] });
@@ -72,6 +73,12 @@ describe("translateToolCall: what the translator may get wrong", () => {
     expect(result.error).toMatch(problem);
     expect(result.error).toContain("Describe the call again");
     expect(result.error).toContain(`The translator answered: ${reply.trim()}`);
+  });
+
+  test("an answer cut at the token limit fails rather than being completed by repair", async () => {
+    const model = new ScriptedModel([{ text: '{"message": "Check email", "schedule_type": "daily", "at": "09:0', finishReason: "length" }]);
+    const result = await translateToolCall({ tool: setReminder, description: "daily at 9", model, maxTokens: 20 });
+    expect(result).toMatchObject({ status: "failed", error: expect.stringContaining("set_reminder: the translator's answer was cut at 20 tokens. Describe the call more briefly.") });
   });
 
   test("a long unreadable answer is quoted clipped", async () => {
