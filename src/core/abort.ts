@@ -40,3 +40,26 @@ export class SessionTimeout extends Error {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * A session's own signal: aborts when the caller's `signal` does (with its reason),
+ * or after `timeoutMs` (with a {@link SessionTimeout}). `dispose()` removes the
+ * listener from the caller's signal (a long-lived one must not collect one per
+ * session), clears the timer and aborts with {@link SessionEnded} if nothing did, so
+ * work the session left running stops.
+ */
+export function sessionSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onCallerAbort = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", onCallerAbort, { once: true });
+  if (signal?.aborted) controller.abort(signal.reason);
+  const timer = timeoutMs !== undefined ? setTimeout(() => controller.abort(new SessionTimeout(timeoutMs)), timeoutMs) : undefined;
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onCallerAbort);
+      if (!controller.signal.aborted) controller.abort(new SessionEnded());
+    },
+  };
+}

@@ -1,8 +1,7 @@
 import type { JsonValue } from "../core/json-value.ts";
 import type { ChatMessage, ModelRequest, ModelResponse } from "../model/model-client.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { BlockReport } from "../session/format-feedback.ts";
-import type { Nudge } from "../session/nudge.ts";
+import type { BlockReport } from "./block-report.ts";
 
 /** What a protocol needs to write the system prompt of a session. */
 export interface PromptSetup {
@@ -22,6 +21,16 @@ export interface PromptSetup {
   readonly template?: string;
   /** The tool whose call is the answer, when the session has one (the prompt says to call it). */
   readonly finalAnswerTool?: string;
+}
+
+/** A reply that counts as one without an action, classified, and the message that tells the model. */
+export interface Nudge {
+  /** The protocol's name for what the reply held instead (`prose-only`, `python-fence`, …). */
+  readonly kind: string;
+  /** What was found, in a few words (also used in the session's error when it gives up). */
+  readonly found: string;
+  /** The user message sent back. */
+  readonly text: string;
 }
 
 /**

@@ -37,6 +37,11 @@ export function hostFaultFeedback(toolName: string, line: number, source: string
   return `${toolName} at line ${line} (${source}): the tool failed in the host. This is not a problem with your code or its arguments, and the host has been told. Nothing in this block ran; go on without this tool's result.`;
 }
 
+/** The model's side of a host fault in a tool-call action (see {@link hostFaultFeedback}). */
+export function hostFaultMessage(toolName: string): string {
+  return `${toolName} failed in the host. This is not a problem with your call or its arguments, and the host has been told; go on without this result.`;
+}
+
 function describeThrown(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {

@@ -15,6 +15,7 @@ export interface CheckedSessionOptions {
   readonly maxTokens: unknown;
   readonly contextWindow: unknown;
   readonly systemPromptTemplate: unknown;
+  readonly maxCorrections: unknown;
   /** Whether the session will have extra tools (their section must have a place in the template). */
   readonly hasTools: boolean;
   /** Whether the session will have a repository or sub-calls (their sections go in `{{extra_sections}}`). */
@@ -38,6 +39,7 @@ export function validateSessionOptions(options: CheckedSessionOptions): void {
   if (!Number.isInteger(maxNudges) || (maxNudges as number) < 0) invalid("maxNudges", `runSession: maxNudges must be a whole number ≥ 0, got ${String(maxNudges)}.`);
   if (!Number.isInteger(options.maxTokens) || (options.maxTokens as number) < 1) invalid("maxTokens", `runSession: maxTokens must be a positive integer, got ${String(options.maxTokens)}.`);
   if (options.contextWindow !== undefined && (!Number.isInteger(options.contextWindow) || (options.contextWindow as number) < 1)) invalid("contextWindow", `runSession: contextWindow must be a positive integer (tokens), got ${String(options.contextWindow)}.`);
+  if (!Number.isInteger(options.maxCorrections) || (options.maxCorrections as number) < 0) invalid("maxCorrections", `runSession: maxCorrections must be a whole number ≥ 0, got ${String(options.maxCorrections)}.`);
   if (systemPromptTemplate !== undefined) checkTemplate(systemPromptTemplate, options);
 }
 

@@ -2,7 +2,7 @@ import type { Action, ReadReply, ReadReplyInput } from "../../engine/protocol.ts
 import type { ToolCall } from "../../model/model-client.ts";
 import { loadPrompt, renderPrompt } from "../../prompts/prompts.ts";
 import { isJsonObject, parseJsonText } from "../../toolcalls/parse-json-text.ts";
-import { readReply as splitReply } from "../../session/reply-reasoning.ts";
+import { readReplyText as splitReply } from "../reply-reasoning.ts";
 import { answerRule } from "./native-prompt.ts";
 
 /**

@@ -1,16 +1,13 @@
-import type { CodeBlock } from "../intercept/extract-code-blocks.ts";
-import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
+import type { CodeBlock } from "../../intercept/extract-code-blocks.ts";
+import type { Nudge } from "../../engine/protocol.ts";
+import { loadPrompt, renderPrompt } from "../../prompts/prompts.ts";
 
 /** What a reply without runnable code held instead, named so the model can be told. */
 export type MissingCodeKind = "empty" | "reasoning-only" | "python-fence" | "untagged-fence" | "other-fence" | "prose-only";
 
 /** A reply without runnable code, classified, and the message that tells the model. */
-export interface Nudge {
+export interface CodeNudge extends Nudge {
   readonly kind: MissingCodeKind;
-  /** What was found, in a few words (also used in the session's error when it gives up). */
-  readonly found: string;
-  /** The user message sent back. */
-  readonly text: string;
 }
 
 const PYTHON = new Set(["python", "py", "python3", "ipython"]);
@@ -24,7 +21,7 @@ const PYTHON = new Set(["python", "py", "python3", "ipython"]);
  * @param cutNote what to say first when the reply was cut at the token limit
  * @param skipped the fences found in `text` that do not run
  */
-export function nudgeFor({ text, reasoning, skipped, cutNote }: { readonly text: string; readonly reasoning?: string; readonly skipped: readonly CodeBlock[]; readonly cutNote?: string }): Nudge {
+export function nudgeFor({ text, reasoning, skipped, cutNote }: { readonly text: string; readonly reasoning?: string; readonly skipped: readonly CodeBlock[]; readonly cutNote?: string }): CodeNudge {
   const { kind, found } = classify(text, reasoning, skipped);
   const nudge = renderPrompt(loadPrompt("nudge"), { found });
   return { kind, found, text: cutNote !== undefined ? `${cutNote}\n\n${nudge}` : nudge };

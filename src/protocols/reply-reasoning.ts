@@ -2,7 +2,7 @@ import type { ModelResponse } from "../model/model-client.ts";
 import { splitReasoning } from "../model/split-reasoning.ts";
 
 /** A model reply as the session uses it: the part that may run, the reasoning, and what the history keeps. */
-export interface ReadReply {
+export interface ReplyText {
   /** The reply without reasoning: the only text whose code blocks may run. */
   readonly text: string;
   /** The reasoning: the server's reasoning field and any `<think>`-style blocks in the text; absent when there was none. */
@@ -16,7 +16,7 @@ export interface ReadReply {
  * while thinking never runs. By default the reasoning is left out of the history
  * (it is in the trace); `keepReasoning` sends it back in `<think>` tags.
  */
-export function readReply(response: Pick<ModelResponse, "text" | "reasoning">, keepReasoning: boolean): ReadReply {
+export function readReplyText(response: Pick<ModelResponse, "text" | "reasoning">, keepReasoning: boolean): ReplyText {
   const split = splitReasoning(response.text);
   const parts = [response.reasoning?.trim(), split.reasoning].filter((part): part is string => part !== undefined && part.length > 0);
   const reasoning = parts.length > 0 ? parts.join("\n\n") : undefined;

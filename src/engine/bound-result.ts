@@ -1,6 +1,6 @@
 import type { ExecutionResult } from "../../sandbox/index.ts";
 import type { RewrittenBlock } from "../intercept/intercept-block.ts";
-import { MAX_FEEDBACK_MESSAGE_CHARS } from "./format-feedback.ts";
+import { MAX_FEEDBACK_MESSAGE_CHARS } from "./block-report.ts";
 import { clipWithNotice } from "../util/clip.ts";
 
 /** Characters of an error's name (guest code chooses it) kept. */

@@ -1,6 +1,6 @@
-import type { CodeBlock } from "../intercept/extract-code-blocks.ts";
-import type { ModelResponse } from "../model/model-client.ts";
-import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
+import type { CodeBlock } from "../../intercept/extract-code-blocks.ts";
+import type { ModelResponse } from "../../model/model-client.ts";
+import { loadPrompt, renderPrompt } from "../../prompts/prompts.ts";
 
 /** The most characters of one reply the history keeps; the trace keeps it whole. */
 export const MAX_HISTORY_REPLY_CHARS = 8_000;

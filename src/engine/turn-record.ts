@@ -1,6 +1,7 @@
 import { boundNames, parseGuest } from "../../sandbox/index.ts";
 import { clip } from "../util/clip.ts";
-import type { BlockReport } from "./format-feedback.ts";
+import type { BlockReport } from "./block-report.ts";
+import type { ActionOutcome } from "./protocol.ts";
 
 /** The most characters of one turn's record. */
 export const MAX_TURN_RECORD_CHARS = 400;
@@ -9,17 +10,23 @@ const SNIPPET_CHARS = 100;
 /**
  * A short record of one turn, kept for when the turn is compacted out of the
  * history: per block, the names it defined (still in the sandbox), its first
- * line, and what came of it (tool calls, the start of its output, or its error).
+ * line, and what came of it (tool calls, the start of its output, or its error);
+ * per tool-call action, the tool and the size of its result or its error.
  *
- * @example turnRecord(1, reports) // "turn 1: block 1 defines lines, count — `const lines = context.split…` → output: 3"
+ * @example turnRecord(1, outcomes) // "turn 1: block 1 defines lines, count — `const lines = context.split…` → output: 3"
  */
-export function turnRecord(turn: number, reports: readonly BlockReport[]): string {
-  const blocks = reports.map((report) => {
+export function turnRecord(turn: number, outcomes: readonly ActionOutcome[]): string {
+  const parts = outcomes.map((action) => {
+    if (!("report" in action)) {
+      const name = action.action.name ?? "(unnamed)";
+      return action.ok ? `call ${name} → ${action.chars.toLocaleString("en-US")} characters of JSON` : `call ${name} failed: ${oneLine(action.error, SNIPPET_CHARS)}`;
+    }
+    const report = action.report;
     const names = definedNames(report.code);
     const head = `block ${report.index + 1}${names.length > 0 ? ` defines ${names.join(", ")}` : ""} — \`${oneLine(report.code, SNIPPET_CHARS)}\``;
     return `${head} → ${outcome(report)}`;
   });
-  return clipRecord(`turn ${turn}: ${blocks.join("; ")}`);
+  return clipRecord(`turn ${turn}: ${parts.join("; ")}`);
 }
 
 /** The record of a turn in which nothing ran, saying why. */

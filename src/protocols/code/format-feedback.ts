@@ -1,25 +1,21 @@
-import type { ExecutionResult } from "../../sandbox/index.ts";
-import type { InterceptProblem } from "../intercept/intercept-block.ts";
-import { clip, clipWithNotice } from "../util/clip.ts";
-
-/** The most characters of one error or problem message the model is shown; the rest is cut with a notice. */
-export const MAX_FEEDBACK_MESSAGE_CHARS = 4_000;
-
-/** What happened to one block, as the feedback message reports it. */
-export interface BlockReport {
-  readonly index: number;
-  readonly code: string;
-  readonly unclosed: boolean;
-  readonly problems?: readonly InterceptProblem[];
-  readonly toolCalls: readonly { readonly source: string; readonly target: string; readonly chars: number; readonly truncated: boolean; readonly limitChars: number }[];
-  readonly toolError?: string;
-  readonly result?: ExecutionResult;
-}
+import { MAX_FEEDBACK_MESSAGE_CHARS, type BlockReport } from "../../engine/block-report.ts";
+import type { ActionOutcome } from "../../engine/protocol.ts";
+import { clip, clipWithNotice } from "../../util/clip.ts";
 
 /** Renders the user message that tells the model what its blocks did. */
 export function formatFeedback(reports: readonly BlockReport[], notes: readonly string[] = []): string {
   const parts = reports.map((report) => formatBlock(report));
   return [...parts, ...notes].join("\n\n");
+}
+
+/**
+ * Renders what a tool-call action did: its JSON result, or why it did not run. Code
+ * replies hold no tool-call actions; this is for a reader that adds them.
+ */
+export function formatToolOutcome(outcome: Exclude<ActionOutcome, { readonly report: BlockReport }>): string {
+  const name = outcome.action.name ?? "(unnamed call)";
+  if (!outcome.ok) return `[call ${name}]\nnot run — ${boundMessage(outcome.error)}`;
+  return `[call ${name}] → ${outcome.chars.toLocaleString("en-US")} characters of JSON${outcome.truncated ? " (cut to the size limit)" : ""}\n${JSON.stringify(outcome.value)}`;
 }
 
 function formatBlock(report: BlockReport): string {

@@ -1,0 +1,35 @@
+import { InvalidOptionsError } from "../core/errors/invalid-options-error.ts";
+import type { Protocol } from "../engine/protocol.ts";
+import { codeProtocol } from "./code/code-protocol.ts";
+
+/** The protocols `runSession({ protocol })` knows by name. */
+const PROTOCOLS = {
+  code: () => codeProtocol,
+} satisfies Record<string, () => Protocol>;
+
+/** A protocol's name as `runSession({ protocol })` takes it. */
+export type ProtocolName = keyof typeof PROTOCOLS;
+
+/** The names `resolveProtocol` knows, in the order they are listed in errors. */
+export const PROTOCOL_NAMES = Object.keys(PROTOCOLS) as readonly ProtocolName[];
+
+/**
+ * The protocol a session speaks: one of {@link PROTOCOL_NAMES} (default `code`), or a
+ * `Protocol` object of the caller's own. Anything else throws `InvalidOptionsError`
+ * (`option: "protocol"`) naming the valid choices.
+ *
+ * @example resolveProtocol("code").name // "code"
+ */
+export function resolveProtocol(protocol: ProtocolName | Protocol = "code"): Protocol {
+  if (typeof protocol === "string") {
+    const make = Object.hasOwn(PROTOCOLS, protocol) ? PROTOCOLS[protocol] : undefined;
+    if (!make) throw new InvalidOptionsError({ option: "protocol", message: `runSession: unknown protocol '${protocol}'; the protocols are ${PROTOCOL_NAMES.map((name) => `'${name}'`).join(", ")}, or a Protocol object.` });
+    return make();
+  }
+  const candidate = protocol as Partial<Protocol> | null;
+  const missing = ["systemPrompt", "readReply", "renderResults"].filter((method) => typeof candidate?.[method as keyof Protocol] !== "function");
+  if (typeof candidate !== "object" || candidate === null || typeof candidate.name !== "string" || missing.length > 0) {
+    throw new InvalidOptionsError({ option: "protocol", message: `runSession: protocol must be one of ${PROTOCOL_NAMES.map((name) => `'${name}'`).join(", ")}, or a Protocol object with a name and ${missing.length > 0 ? missing.join(", ") : "systemPrompt, readReply and renderResults"}.` });
+  }
+  return candidate as Protocol;
+}

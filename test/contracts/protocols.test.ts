@@ -1,0 +1,9 @@
+import { resolveProtocol } from "../../src/index.ts";
+import { callLineProtocol } from "../support/call-line-protocol.ts";
+import { js } from "../support/scripted-replies.ts";
+import { protocolContract } from "./protocol.contract.ts";
+import { describe } from "vitest";
+
+// One line per protocol: its factory and three replies written its way.
+describe("code", () => protocolContract(() => resolveProtocol("code"), { oneCall: js('const hit = lookup("alpha")\nprint(hit)'), twoCalls: js('const a = lookup("alpha")') + "\n" + js('const b = lookup("beta")'), noCall: "The answer is probably 42." }));
+describe("call-line (test protocol)", () => protocolContract(callLineProtocol, { oneCall: 'CALL lookup {"key": "alpha"}', twoCalls: 'CALL lookup {"key": "alpha"}\nCALL lookup {"key": "beta"}', noCall: "The answer is probably 42." }));
