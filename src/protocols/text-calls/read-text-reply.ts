@@ -1,6 +1,6 @@
 import type { Action, ReadReply, ReadReplyInput } from "../../engine/protocol.ts";
 import { loadPrompt, renderPrompt } from "../../prompts/prompts.ts";
-import { readReply as splitReply } from "../../session/reply-reasoning.ts";
+import { readReplyText as splitReply } from "../reply-reasoning.ts";
 import { parseToolCalls } from "../../toolcalls/parse-tool-calls.ts";
 import type { ToolCallProtocol } from "../../toolcalls/tool-call-event.ts";
 import { answerRule } from "../native/native-prompt.ts";
