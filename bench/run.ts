@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
-for (const name of ["orchestrator", "cli", "nav", "refs", "load", "parser"]) {
+for (const name of ["orchestrator", "cli", "nav", "refs", "load", "parser", "validation"]) {
   if (only && only !== name) continue;
   const file = join(here, `${name}.ts`);
   if (!existsSync(file)) continue;

@@ -79,7 +79,7 @@ export function sentences(prose: string): string[] {
 
 /** True when a sentence states something concrete: a number, a quoted or backticked value, a path, a list or an object. */
 export function hasConcreteValue(text: string): boolean {
-  return /\d|`[^`]+`|"[^"]+"|'[^'\s][^']*'|«[^»]+»|„[^“]+“|\w+\/[\w.-]+|\[[^\]]+\]|\{[^}]+\}/u.test(text);
+  return /\d|\b[\w-]+\.(?:[a-z]{1,4})\b(?!\.)|`[^`]+`|"[^"]+"|'[^'\s][^']*'|«[^»]+»|„[^“]+“|\w+\/[\w.-]+|\[[^\]]+\]|\{[^}]+\}/u.test(text);
 }
 
 /** The concrete tokens of a claim (numbers, quoted or backticked values, paths, identifiers with digits), for grounding against output. */
@@ -88,6 +88,6 @@ export function concreteTokens(text: string): string[] {
   for (const match of text.matchAll(/`([^`]+)`|"([^"]{2,})"|'([^'\s][^']{1,})'|«\s*([^»]+?)\s*»|„([^“]+)“/gu)) {
     tokens.add((match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]).trim());
   }
-  for (const match of text.matchAll(/[\w.-]+\/[\w./-]+|\b\d+(?:[.,]\d+)*\b|\$\d[\d,.]*/gu)) tokens.add(match[0].replace(/[.,]$/, ""));
+  for (const match of text.matchAll(/[\w.-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,4}\b(?!\.)|\b\d+(?:[.,]\d+)*\b|\$\d[\d,.]*/gu)) tokens.add(match[0].replace(/[.,]$/, ""));
   return [...tokens].filter((token) => token.length > 0);
 }

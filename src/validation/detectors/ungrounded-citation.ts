@@ -12,8 +12,8 @@ export interface Citation {
   readonly text: string;
 }
 
-// A path with an extension, then :line or :start-end (a :column after it is ignored). Not part of a URL.
-const CITATION = /(?<![\w/.:-])((?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7}):(\d+)(?:\s*[-–]\s*(\d+)|:\d+)?(?![\w:])/gu;
+// A path with an extension (or a dotfile), then :line or :start-end (a :column after it is ignored). Not part of a URL.
+const CITATION = /(?<![\w/.:-])((?:[\w.-]+\/)*(?:\.[\w-]+|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7})):(\d+)(?:\s*[-–]\s*(\d+)|:\d+)?(?![\w:])/gu;
 const BACKTICKED = /`([^`\n]+)`/gu;
 const IDENTIFIER = /\b([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)\s*(?:\(\))?/gu;
 const WINDOW = 80;

@@ -6,14 +6,14 @@ const ACT = "(?:vérifier|regarder|chercher|rechercher|lire|ouvrir|exécuter|lan
 export const FRENCH: PhraseSet = {
   language: "fr",
   promise: [
-    phrase(String.raw`\b(?:je vais|nous allons|laissez-moi|laisse-moi|permettez-moi|je m'en vais|allons|je m'occupe de)\b[^.!?]{0,50}\b${ACT}\b`),
-    phrase(String.raw`\bje (?:vérifie|regarde|cherche|recherche|lis|ouvre|lance|exécute|examine|consulte|parcours)\b[^.!?]{0,50}\b(?:maintenant|tout de suite|immédiatement|de suite|dès maintenant)\b`),
+    phrase(String.raw`\b(?:je vais|nous allons|laissez-moi|laisse-moi|permettez-moi|je m'en vais|allons|je m'occupe de)\b(?:[^.!?]|\.(?=\w)){0,50}\b${ACT}\b`),
+    phrase(String.raw`\bje (?:vérifie|regarde|cherche|recherche|lis|ouvre|lance|exécute|examine|consulte|parcours)\b(?:[^.!?]|\.(?=\w)){0,50}\b(?:maintenant|tout de suite|immédiatement|de suite|dès maintenant)\b`),
     phrase(String.raw`\b(?:un (?:instant|moment)(?: s'il vous plaît)?|patientez)\b`),
   ],
   presented: [
     phrase(String.raw`\b(?:voici|voilà) (?:les|le|la|l') ?(?:résultats?|sortie|contenu|correspondances|fichier|liste|lignes)\b`),
-    phrase(String.raw`\b(?:le fichier|la fonction|la recherche|la sortie|le code|la commande|le dossier|le répertoire|l'outil|le résultat|la requête)\s+(?:contient|montre|affiche|renvoie|retourne|a renvoyé|a retourné|a donné|donne|liste|indique|a montré)\b`),
-    phrase(String.raw`\bj'ai\b[^.!?]{0,50}\b(?:trouvé|lu|vérifié|cherché|recherché|exécuté|ouvert|consulté|examiné|listé|parcouru|inspecté|récupéré|créé|regardé|analysé)\b`),
+    phrase(String.raw`\b(?:le fichier|la fonction|la recherche|la sortie|le code|la commande|le dossier|le répertoire|l'outil|le résultat|la requête)(?:\s+[\x60"'«]?[\w./-]+[\x60"'»]?)?\s+(?:contient|montre|affiche|renvoie|retourne|a renvoyé|a retourné|a donné|donne|liste|indique|a montré)\b`),
+    phrase(String.raw`\bj'ai\b(?:[^.!?]|\.(?=\w)){0,50}\b(?:trouvé|lu|vérifié|cherché|recherché|exécuté|ouvert|consulté|examiné|listé|parcouru|inspecté|récupéré|créé|regardé|analysé)\b`),
     phrase(String.raw`\b(?:d'après|selon) (?:le fichier|la sortie|la recherche|les résultats|le journal|l'outil)\b`),
     phrase(String.raw`^(?:sortie|résultat|résultats)\s*:`),
   ],
@@ -23,7 +23,7 @@ export const FRENCH: PhraseSet = {
   ],
   answerClaim: [phrase(String.raw`\b(?:la réponse (?:finale )?(?:est|:)|réponse finale\s*:)`)],
   spawnClaim: [
-    phrase(String.raw`\b(?:j'ai|nous avons)\b[^.!?]{0,40}\b(?:lancé|démarré|créé|délégué|ouvert|déclenché|confié)\b[^.!?]{0,40}\b(?:sous-sessions?|sous-agents?|sessions? enfants?|tâches? (?:de fond|en arrière-plan)|workers?|sous-tâches?|sous-appels?|rlm_query|llm_query)\b`),
+    phrase(String.raw`\b(?:j'ai|nous avons)\b(?:[^.!?]|\.(?=\w)){0,40}\b(?:lancé|démarré|créé|délégué|ouvert|déclenché|confié)\b(?:[^.!?]|\.(?=\w)){0,40}\b(?:sous-sessions?|sous-agents?|sessions? enfants?|tâches? (?:de fond|en arrière-plan)|workers?|sous-tâches?|sous-appels?|rlm_query|llm_query)\b`),
     phrase(String.raw`\b(?:la |une |les )?(?:sous-sessions?|sous-agents?|sessions? enfants?|tâches? en arrière-plan)\s+(?:est|sont|a été|ont été)\s+(?:déjà |maintenant )?(?:en cours|lancée?s?|démarrée?s?|créée?s?)\b`),
   ],
   acknowledgesFailure: [
