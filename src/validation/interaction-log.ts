@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 
 /** One row of the `interaction_log` table: one stage of one validation round. */
 export interface InteractionLogRow {
@@ -43,7 +43,10 @@ export class InteractionLog {
   /** Opens (or creates) the database file and its table. */
   constructor(path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    this.#database = new DatabaseSync(path);
+    // Loaded when a log is asked for: a static import would stop an older Node at link time,
+    // before the version check of src/index.ts could say which Node to use.
+    const { DatabaseSync: Database } = process.getBuiltinModule("node:sqlite");
+    this.#database = new Database(path);
     this.#database.exec("PRAGMA journal_mode = WAL");
     this.#database.exec(SCHEMA);
     this.#insert = this.#database.prepare(
