@@ -1,4 +1,4 @@
-import { loadPrompt } from "../session/prompts.ts";
+import { loadPrompt } from "../prompts/prompts.ts";
 import type { HookDefinition } from "./hook-definition.ts";
 
 /** What a hook needs in a round's input before it is considered. */

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.ts";
+import { InvalidOptionsError } from "../core/errors/invalid-options-error.ts";
 import { builtinHookDefinitions, type HookRequirement } from "./builtin-hooks.ts";
 import { loadCustomHooks, type CustomHookSpec } from "./custom-hooks.ts";
 import type { HookDefinition, HookSettings } from "./hook-definition.ts";

@@ -1,7 +1,7 @@
 import type { NavTools } from "../nav/create-nav-tools.ts";
 import type { ModelClient } from "../model/model-client.ts";
-import { loadPrompt, renderPrompt } from "../session/prompts.ts";
-import type { JsonValue } from "../tools/json-schema.ts";
+import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
+import type { JsonValue } from "../core/json-value.ts";
 import type { Tool } from "../tools/tool.ts";
 import { DETECTORS, type Detection, type DetectorContext } from "./detectors/index.ts";
 import type { HookRequirement } from "./builtin-hooks.ts";

@@ -1,5 +1,5 @@
 import type { NavTools } from "../nav/create-nav-tools.ts";
-import type { JsonValue } from "../tools/json-schema.ts";
+import type { JsonValue } from "../core/json-value.ts";
 import type { Tool } from "../tools/tool.ts";
 
 /** When a validation round runs: after a reply, before a tool call runs, after it returned. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { splitReasoning } from "../model/split-reasoning.ts";
 import type { ModelClient } from "../model/model-client.ts";
-import { loadPrompt, renderPrompt } from "../session/prompts.ts";
+import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
 import type { HookDefinition } from "./hook-definition.ts";
 import type { Detection } from "./detectors/detector.ts";
 import { turnFailures } from "./ledger-checks.ts";

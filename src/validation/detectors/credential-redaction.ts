@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../tools/json-schema.ts";
+import type { JsonValue } from "../../core/json-value.ts";
 import type { Detector } from "./detector.ts";
 
 interface SecretPattern {
