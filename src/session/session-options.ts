@@ -105,7 +105,8 @@ export interface SessionOptions {
    * Middleware at four points of each turn (`after_reply`, `before_tool`, `after_tool`,
    * `before_answer`) that can inspect, change, veto or correct; run in the order given.
    * Each veto, correction and warning is a `hook` event. A hook that throws ends the
-   * session with status `error`.
+   * session with status `error`. Child sessions (`rlm_query`) run the same hooks, with
+   * `scope: "sub_session"`.
    */
   readonly hooks?: readonly SessionHook[];
   /** Times the model is asked again within one turn after `after_reply` hooks ask for a correction. Default 2. */

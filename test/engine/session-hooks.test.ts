@@ -180,6 +180,21 @@ describe("hook faults and context", () => {
     expect(hookEvents.map((event) => event.type === "hook" && event.message)).toEqual(["seen at after_reply", "seen at before_answer"]);
   });
 
+  test("a child session (rlm_query) runs the same hooks, with scope sub_session; the ledger counts the child", async () => {
+    const root = new ScriptedModel([js('const total = await rlm_query("Sum it", [1, 2]);\nFINAL(total)')]);
+    const sub = new ScriptedModel([js("FINAL(context[0] + context[1])")], { modelId: "sub" });
+    const seen: { scope: string; depth: number; answer: unknown; childSessionsStarted: number }[] = [];
+    const look = hook("look", ["before_answer"], (context) => {
+      if (context.point === "before_answer") seen.push({ scope: context.scope, depth: context.depth, answer: context.answer, childSessionsStarted: context.turn.childSessionsStarted });
+    });
+    const result = await runSession({ question: "q", model: root, subModel: sub, hooks: [look], sandbox: { backend: "isolate" } });
+    expect(result).toMatchObject({ status: "final", answer: 3 });
+    expect(seen).toEqual([
+      { scope: "sub_session", depth: 1, answer: 3, childSessionsStarted: 0 },
+      { scope: "main", depth: 0, answer: 3, childSessionsStarted: 1 },
+    ]);
+  });
+
   test.each([
     ["not an array", { name: "x" }, "hooks"],
     ["an entry without run", [{ name: "x", points: ["after_reply"] }], "hooks[0]"],
