@@ -1,7 +1,7 @@
 import { RESERVED_PREFIX } from "../../sandbox/index.ts";
 import { raceAbort } from "../core/abort.ts";
 import { interceptBlock, rewriteBlockMapped } from "../intercept/intercept-block.ts";
-import { hostFaultFeedback } from "../session/call-tool.ts";
+import { hostFaultFeedback } from "../tools/call-tool.ts";
 import { checkToolArguments } from "../tools/tool-arguments.ts";
 import { clip } from "../util/clip.ts";
 import type { BlockReport } from "./block-report.ts";

@@ -1,6 +1,6 @@
 import type { JsonValue } from "../core/json-value.ts";
-import { callTool } from "../session/call-tool.ts";
-import { truncateJson } from "../session/truncate-json.ts";
+import { callTool } from "../tools/call-tool.ts";
+import { truncateJson } from "../tools/truncate-json.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { EngineSession } from "./engine-session.ts";
 import { hookBase } from "./hook-base.ts";

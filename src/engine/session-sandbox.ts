@@ -1,13 +1,12 @@
-import type { Sandbox, SandboxFactory } from "../../sandbox/index.ts";
+import type { Sandbox, SandboxFactory, SandboxOptions } from "../../sandbox/index.ts";
 import { raceAbort } from "../core/abort.ts";
 import type { JsonValue } from "../core/json-value.ts";
-import type { SessionSandboxOptions } from "../session/sandbox-backend.ts";
 import type { Tool } from "../tools/tool.ts";
 
 /** What a session's sandbox is opened with. */
 export interface SessionSandboxSetup {
   readonly factory: SandboxFactory;
-  readonly options: SessionSandboxOptions;
+  readonly options: SandboxOptions;
   readonly signal: AbortSignal;
   /** Set as the persistent global `context`. */
   readonly context: JsonValue | undefined;

@@ -1,4 +1,5 @@
 import type { SessionResult } from "../core/session-result.ts";
+import type { ChatMessage } from "../model/model-client.ts";
 import type { BudgetReservation } from "../subcalls/budget-tracker.ts";
 import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
 import { acceptAnswer } from "./accept-answer.ts";
@@ -6,7 +7,6 @@ import { askModel } from "./ask-model.ts";
 import type { EngineSession } from "./engine-session.ts";
 import { finishSession } from "./finish-session.ts";
 import { hookBase } from "./hook-base.ts";
-import type { ChatMessage } from "../model/model-client.ts";
 import { runActions } from "./run-actions.ts";
 import { emptyTurnRecord } from "./turn-record.ts";
 

@@ -1,4 +1,4 @@
-import { hostFaultMessage } from "../session/call-tool.ts";
+import { hostFaultMessage } from "../tools/call-tool.ts";
 import { validateToolArguments } from "../tools/validate-arguments.ts";
 import { TRACE_RESULT_CHARS } from "./code-action.ts";
 import type { EngineSession } from "./engine-session.ts";

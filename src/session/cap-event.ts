@@ -1,6 +1,6 @@
 import type { JsonValue } from "../tools/json-schema.ts";
 import type { SessionEvent } from "../core/events.ts";
-import { truncateJson } from "./truncate-json.ts";
+import { truncateJson } from "../tools/truncate-json.ts";
 import { clipWithNotice } from "../util/clip.ts";
 
 /** Characters of one message (an error, a tool failure) an event carries; the rest is cut with a notice. */

@@ -1,5 +1,5 @@
-import type { JsonValue } from "../tools/json-schema.ts";
-import type { Tool, ToolCallContext } from "../tools/tool.ts";
+import type { JsonValue } from "./json-schema.ts";
+import type { Tool, ToolCallContext } from "./tool.ts";
 import { truncateJson } from "./truncate-json.ts";
 
 /** What one host tool call came to: its JSON result (cut to size), or a host fault. */

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../tools/json-schema.ts";
+import type { JsonValue } from "./json-schema.ts";
 
 /**
  * Shrinks a JSON value until its serialization fits `maxChars`, keeping its
