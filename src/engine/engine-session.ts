@@ -36,6 +36,8 @@ export interface EngineSession {
   readonly depth: number;
   readonly question: string;
   readonly model: ModelClient;
+  /** Rewrites a tool call that cannot run, once (`fallbackModel`). */
+  readonly fallbackModel?: ModelClient;
   /** The protocol (replaced when it degrades, see `Protocol.degradeOn`). */
   protocol: Protocol;
   /** What the protocol wrote its system prompt from (set before the first turn). */

@@ -1,10 +1,14 @@
 import { InvalidOptionsError } from "../core/errors/invalid-options-error.ts";
 import type { Protocol } from "../engine/protocol.ts";
 import { codeProtocol } from "./code/code-protocol.ts";
+import { createJsonProtocol } from "./json/json-protocol.ts";
+import { createTaggedProtocol } from "./tagged/tagged-protocol.ts";
 
 /** The protocols `runSession({ protocol })` knows by name. */
 const PROTOCOLS = {
   code: () => codeProtocol,
+  json: createJsonProtocol,
+  tagged: () => createTaggedProtocol(),
 } satisfies Record<string, () => Protocol>;
 
 /** A protocol's name as `runSession({ protocol })` takes it. */

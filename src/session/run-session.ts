@@ -55,6 +55,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   const protocol = resolveProtocol(options.protocol);
   const hookList = validateHooks(options.hooks);
   const sandboxFactory = resolveSandboxFactory(options.sandboxFactory, sandboxOptions.backend);
+  if (options.fallbackModel !== undefined && !isModelClient(options.fallbackModel)) throw new InvalidOptionsError({ option: "fallbackModel", message: "runSession: fallbackModel must be a ModelClient (an object with complete(request))." });
   if (subcalls && !isModelClient(subModel)) throw new InvalidOptionsError({ option: "subModel", message: "runSession: subModel must be a ModelClient (an object with complete(request))." });
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, options.navOptions) : repo;
@@ -106,7 +107,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   });
   const maxTokens = turnMaxTokens(requestedMaxTokens, contextWindow);
   const session: EngineSession = {
-    sessionId, depth, question, model, protocol, setup: undefined, requestFields: {}, tree, ledger, tools: toolMap, toolNames: new Set(toolMap.keys()), nav, pending, now, emit, reportBudget, started, turn,
+    sessionId, depth, question, model, ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}), protocol, setup: undefined, requestFields: {}, tree, ledger, tools: toolMap, toolNames: new Set(toolMap.keys()), nav, pending, now, emit, reportBudget, started, turn,
     limits: { maxIterations, maxNudges, maxCorrections, maxTokens, keepReasoning, maxToolResultChars, ...(finalAnswerTool !== undefined ? { finalAnswerTool } : {}) },
     hooks: new SessionHooks(hookList, emit),
     sandbox: sandbox.get,

@@ -98,7 +98,9 @@ export interface SessionOptions {
   readonly subcallLimits?: SubcallLimits;
   /**
    * How the model acts: `'code'` (default: fenced JavaScript blocks, tool calls
-   * intercepted in them, `FINAL(answer)` answers), or a `Protocol` object of your own.
+   * intercepted in them, `FINAL(answer)` answers), `'json'` (`{"tool": ..., "arguments": ...}`
+   * objects in the text), `'tagged'` (`<tool_name>{...}</tool_name>` blocks in the text), or a
+   * `Protocol` object of your own.
    */
   readonly protocol?: ProtocolName | Protocol;
   /**
@@ -117,6 +119,15 @@ export interface SessionOptions {
    * several. Its handler does not run. In `code`, `FINAL` answers either way.
    */
   readonly finalAnswerTool?: string;
+  /**
+   * A model (often a small, fast one) that gets one chance to rewrite a tool call that
+   * cannot run — JSON that does not parse, an unknown tool, arguments the schema
+   * refuses — given the call as written, the error and the tool's JSON Schema. A valid
+   * rewrite runs in its place; otherwise the error goes back to the model as the call's
+   * result, as without a fallback model. Not used in `code`, whose calls are checked
+   * before the block runs.
+   */
+  readonly fallbackModel?: ModelClient;
   /** Test and embedding hooks: id generation and clock. `parent` is set by `rlm_query` for child sessions. */
   readonly _internal?: { readonly generateId?: () => string; readonly now?: () => number; readonly parent?: ParentLink };
 }

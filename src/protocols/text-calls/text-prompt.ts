@@ -19,7 +19,7 @@ export interface TextPromptStyle {
 
 /**
  * The system prompt of a text-protocol session: the frame (`setup.template` replaces
- * it) with the slots `call_example` (the first tool's call), `tool_list` (every tool's
+ * it) with the slots `call_example` (a call of the first tool with a required argument), `tool_list` (every tool's
  * contract, rendered from its JSON Schema), `answer_rule`, `context_description` and
  * `repository` (the nav conventions, when the session has a repository).
  */
@@ -35,7 +35,8 @@ export function textSystemPrompt(setup: PromptSetup, style: TextPromptStyle): st
       call: style.call(tool, args),
     }).trimEnd();
   });
-  const first = setup.tools[0];
+  // The frame's example: the first tool that takes a required argument (a call without one shows little).
+  const first = setup.tools.find((tool) => (tool.parameters.required ?? []).length > 0) ?? setup.tools[0];
   return renderPrompt(setup.template ?? loadPrompt(style.system), {
     ...style.slots,
     call_example: first ? style.call(first, exampleArguments(first)) : style.call({ name: "tool_name" } as Tool, { argument: "value" }),
