@@ -245,4 +245,7 @@ export {
   type Validator,
   type ValidatorOptions,
   type Violation,
+  validationHooks,
+  type ValidationHooksOptions,
+  type ValidationRoundReport,
 } from "./validation/index.ts";

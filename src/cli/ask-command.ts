@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { SessionEvent } from "../core/events.ts";
 import type { SessionResult } from "../core/session-result.ts";
+import type { EffectiveConfig } from "../config/resolve-config.ts";
+import type { SessionValidationOptions } from "../session/session-validation.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_INTERRUPTED, exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
@@ -39,7 +41,7 @@ export function registerAskCommand(program: Command, io: CliIo, done: (code: num
     .addOption(new Option("--output <format>", "text: the answer; json: the result as one JSON object; jsonl: every event as a JSON line as it happens, then the result (default: text on a terminal, json otherwise)").choices(["text", "json", "jsonl"]))
     .option("--json", "the same as --output json")
     .option("--verbose", "print every step on stderr as it happens");
-  addModelOptions(command, { trace: true });
+  addModelOptions(command, { trace: true, validation: true });
   command.action(async (question: string, options: Record<string, unknown>) => {
     done(await ask(question, options, io));
   });
@@ -95,6 +97,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       ...(config.subModel !== undefined ? { subModel: buildModel(config, "subModel") } : {}),
       budget: { maxModelCalls: config.maxModelCalls, ...(config.budgetUsd !== undefined ? { maxCostUsd: config.budgetUsd } : {}) },
       ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+      ...validationOption(config, io.cwd, buildModel),
     });
   } finally {
     progress?.stop();
@@ -130,4 +133,16 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
     io.stderr.write(`rlmkit: ${reason.replace(/\s*\n\s*/g, " ")}\n`);
   }
   return exitCodeForStatus(result.status);
+}
+
+/** `runSession({ validation })` from `--validate` and the flags that imply it. */
+function validationOption(config: EffectiveConfig, cwd: string, buildModel: (config: EffectiveConfig, which: "validatorModel") => SessionValidationOptions["model"]): { validation?: SessionValidationOptions } {
+  if (!config.validate && config.validatorModel === undefined && config.validationHooks === undefined && config.validationLog === undefined) return {};
+  return {
+    validation: {
+      ...(config.validatorModel !== undefined ? { model: buildModel(config, "validatorModel") } : {}),
+      ...(config.validationHooks !== undefined ? { customHooks: resolve(cwd, config.validationHooks) } : {}),
+      ...(config.validationLog !== undefined ? { logDatabase: resolve(cwd, config.validationLog) } : {}),
+    },
+  };
 }

@@ -49,6 +49,9 @@ export function describeEvent(event: SessionEvent): string | undefined {
       return `${sub}${event.kind === "rlm" ? "rlm_query" : "llm_query"} ${event.error ? "failed" : event.refused ? `refused (${event.refused})` : event.cached ? "answered from cache" : "answered"}`;
     case "budget_exceeded":
       return `${sub}budget exceeded: ${event.limit}`;
+    case "validation":
+      if (event.violations.length > 0) return `${sub}validation: ${event.violations.map((violation) => violation.hook).join(", ")}${event.correction ? " (corrected)" : ""}`;
+      return event.notes.length > 0 ? `${sub}validation: ${firstLine(event.notes[0]!)}` : undefined;
     default: {
       const loose = event as { type: string; model?: string };
       return `${sub}${loose.type.replace(/_/g, " ")}${loose.model ? ` (${loose.model})` : ""}`;

@@ -21,11 +21,20 @@ const MODEL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: strin
   { key: "sandbox", flags: "--sandbox <backend>", description: "where model code runs: process (default) or isolate (RLMKIT_SANDBOX)" },
 ];
 
-/** Adds `--config` and the model flags to a command. */
-export function addModelOptions(command: Command, { trace = false }: { trace?: boolean } = {}): Command {
+/** Flags of the validation hooks (`ask`, `config`). */
+const VALIDATION_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: string; readonly description: string }[] = [
+  { key: "validate", flags: "--validate", description: "run the validation hooks on the model's replies, tool calls and answers (RLMKIT_VALIDATE)" },
+  { key: "validatorModel", flags: "--validator-model <name>", description: "model that checks the replies (default: --sub-model, else deterministic checks; RLMKIT_VALIDATOR_MODEL)" },
+  { key: "validationHooks", flags: "--validation-hooks <file>", description: "JSON file of custom validation hooks (RLMKIT_VALIDATION_HOOKS)" },
+  { key: "validationLog", flags: "--validation-log <file>", description: "SQLite file recording every validation round (RLMKIT_VALIDATION_LOG)" },
+];
+
+/** Adds `--config` and the model flags to a command (with `validation`, the validation flags too). */
+export function addModelOptions(command: Command, { trace = false, validation = false }: { trace?: boolean; validation?: boolean } = {}): Command {
   command.option("--config <file>", "configuration file (default: rlmkit.config.json in the repository)");
   for (const flag of MODEL_FLAGS) command.addOption(new Option(flag.flags, flag.description));
   if (trace) command.option("--trace <file>", "write the session's events to this JSONL file (RLMKIT_TRACE)");
+  if (validation) for (const flag of VALIDATION_FLAGS) command.addOption(new Option(flag.flags, flag.description));
   command.option("--secret-files <globs>", "files never shown to the model besides .git/ and ignored ones: comma-separated globs, or none (RLMKIT_SECRET_FILES)");
   return command;
 }
@@ -33,7 +42,7 @@ export function addModelOptions(command: Command, { trace = false }: { trace?: b
 /** Resolves the configuration from a command's parsed options, the environment and the config file. */
 export function configFromOptions(options: Record<string, unknown>, io: CliIo, searchDir: string): ResolvedConfig {
   const flags: Partial<Record<ConfigKeyName, string | boolean>> = {};
-  for (const { key } of [...MODEL_FLAGS, { key: "trace" as const }, { key: "secretFiles" as const }]) {
+  for (const { key } of [...MODEL_FLAGS, ...VALIDATION_FLAGS, { key: "trace" as const }, { key: "secretFiles" as const }]) {
     const value = options[key];
     if (typeof value === "string" || typeof value === "boolean") flags[key] = value;
   }

@@ -41,7 +41,11 @@ export type ConfigKeyName =
   | "stream"
   | "trace"
   | "secretFiles"
-  | "sandbox";
+  | "sandbox"
+  | "validate"
+  | "validatorModel"
+  | "validationHooks"
+  | "validationLog";
 
 /**
  * Every configuration key, in the order `rlmkit config` prints them. Values rise
@@ -64,6 +68,10 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "trace", kind: "string", env: "RLMKIT_TRACE", flag: "--trace", description: "JSONL trace file written during `ask`" },
   { name: "secretFiles", kind: "string", env: "RLMKIT_SECRET_FILES", flag: "--secret-files", defaultValue: DEFAULT_SECRET_FILES.join(","), description: "files never shown to the model, besides .git/ and ignored ones: comma-separated globs, or none" },
   { name: "sandbox", kind: "sandbox-backend", env: "RLMKIT_SANDBOX", flag: "--sandbox", defaultValue: DEFAULT_SANDBOX_BACKEND, description: "where model code runs: process (worker processes; a crashed or runaway block costs only its worker) or isolate (in this process)" },
+  { name: "validate", kind: "boolean", env: "RLMKIT_VALIDATE", flag: "--validate", defaultValue: false, description: "run the validation hooks: claimed-but-not-done actions, invented output, answers after failures, ungrounded citations, secrets in tool results" },
+  { name: "validatorModel", kind: "string", env: "RLMKIT_VALIDATOR_MODEL", flag: "--validator-model", description: "model that detects and confirms violations (default: the sub-model when one is set, else the deterministic detectors); implies validate" },
+  { name: "validationHooks", kind: "string", env: "RLMKIT_VALIDATION_HOOKS", flag: "--validation-hooks", description: "JSON file of custom validation hooks (entries replace built-ins by name); implies validate" },
+  { name: "validationLog", kind: "string", env: "RLMKIT_VALIDATION_LOG", flag: "--validation-log", description: "SQLite file that gets every validation round (interaction_log table); implies validate" },
 ];
 
 /** The config file looked for in the repository (or the working directory) when `--config` is not given. */

@@ -31,6 +31,10 @@ export interface EffectiveConfig {
   /** Comma-separated globs, or `none` (see `parseSecretFiles`). */
   readonly secretFiles: string;
   readonly sandbox: SandboxBackend;
+  readonly validate: boolean;
+  readonly validatorModel?: string;
+  readonly validationHooks?: string;
+  readonly validationLog?: string;
 }
 
 /** What {@link resolveConfig} returns: the values, where each came from, and the file read (if any). */

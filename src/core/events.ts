@@ -64,6 +64,7 @@ export type SessionEvent = EventBase &
     | SubcallEndFields
     | { readonly type: "budget_exceeded"; readonly iteration?: number; readonly limit: BudgetLimitName; readonly limitValue: number; readonly used: number; readonly message: string }
     | HookEventFields
+    | ValidationEventFields
   );
 
 /** A point of the turn where session hooks run (see `SessionHook`). */
@@ -79,6 +80,21 @@ export interface HookEventFields {
   readonly action: "veto" | "correct" | "warn";
   /** The reason, correction or warning as the hook gave it. */
   readonly message: string;
+}
+
+/** One validation round of `runSession({ validation })` (what it found, what it let through, what it told the model). */
+export interface ValidationEventFields {
+  readonly type: "validation";
+  /** The turn; absent for the validator's own problems. */
+  readonly iteration?: number;
+  /** The hook point it ran at; absent for the validator's own problems (a malformed custom-hook file), reported once at the start. */
+  readonly point?: HookPoint;
+  readonly phase?: "post_inference" | "pre_execution" | "post_execution";
+  readonly violations: readonly { readonly hook: string; readonly reason: string }[];
+  readonly suppressed: readonly { readonly hook: string; readonly reason: string }[];
+  /** A validator reply that could not be read, a hook skipped, a repeat let through, a custom-hook file not used. */
+  readonly notes: readonly string[];
+  readonly correction?: string;
 }
 
 /** A request to the model is being sent (the turn's first, or a retry), with the time it may take. */

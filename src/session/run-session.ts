@@ -26,6 +26,7 @@ import { resolveSandboxFactory } from "./sandbox-backend.ts";
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS } from "./session-defaults.ts";
 import { DEFAULT_MAX_CORRECTIONS, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session-options.ts";
 import { sessionTools } from "./session-tools.ts";
+import { sessionValidation } from "./session-validation.ts";
 import { isModelClient, validateSessionOptions } from "./validate-options.ts";
 
 export { DEFAULT_MAX_CORRECTIONS, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions };
@@ -54,11 +55,12 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, maxTokens: requestedMaxTokens, contextWindow, systemPromptTemplate, maxCorrections, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
   const protocol = resolveProtocol(options.protocol);
   const hookList = validateHooks(options.hooks);
+  const validation = sessionValidation(options.validation, options.subModel);
   const sandboxFactory = resolveSandboxFactory(options.sandboxFactory, sandboxOptions.backend);
   if (options.fallbackModel !== undefined && !isModelClient(options.fallbackModel)) throw new InvalidOptionsError({ option: "fallbackModel", message: "runSession: fallbackModel must be a ModelClient (an object with complete(request))." });
   if (subcalls && !isModelClient(subModel)) throw new InvalidOptionsError({ option: "subModel", message: "runSession: subModel must be a ModelClient (an object with complete(request))." });
   // A path that is not a directory rejects here, before anything starts.
-  const nav = typeof repo === "string" ? await createNavTools(repo, options.navOptions) : repo;
+  const nav = typeof repo === "string" ? await createNavTools(repo, options.navOptions).catch(async (error: unknown) => { await validation?.close(); throw error; }) : repo;
   const toolMap = sessionTools({ nav, tools, subcalls, finalAnswerTool });
   const navToolNames = new Set(nav?.tools.map((tool) => tool.name) ?? []);
 
@@ -109,7 +111,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
   const session: EngineSession = {
     sessionId, depth, question, model, ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}), protocol, setup: undefined, requestFields: {}, tree, ledger, tools: toolMap, toolNames: new Set(toolMap.keys()), nav, pending, now, emit, reportBudget, started, turn,
     limits: { maxIterations, maxNudges, maxCorrections, maxTokens, keepReasoning, maxToolResultChars, ...(finalAnswerTool !== undefined ? { finalAnswerTool } : {}) },
-    hooks: new SessionHooks(hookList, emit),
+    hooks: new SessionHooks([...hookList, ...(validation?.hooks(emit) ?? [])], emit),
     sandbox: sandbox.get,
     signal: link.signal,
     injectionTag: `${sessionId.replace(/[^a-zA-Z0-9]/g, "").slice(0, 8)}${randomBytes(3).toString("hex")}`,
@@ -121,6 +123,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
 
   const contextText = describeContext(context, { repo: nav !== undefined, tools: toolMap.size > navToolNames.size });
   emit({ type: "session_start", question, model: model.modelId, context: contextText, tools: [...toolMap.keys()], maxIterations });
+  validation?.reportProblems(emit);
   try {
     // The code protocol runs every reply in the sandbox: it is opened before the first turn (other protocols open it if an action needs it).
     if (protocol.name === "code") await sandbox.get();
@@ -139,6 +142,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     link.dispose();
     pending.dispose();
     await sandbox.dispose();
+    await validation?.close();
     if (typeof repo === "string") await nav?.close().catch(() => undefined);
   }
 }

@@ -2,6 +2,7 @@ import type { SandboxFactory } from "../../sandbox/index.ts";
 import type { JsonValue } from "../core/json-value.ts";
 import type { SessionEvent } from "../core/events.ts";
 import type { SessionHook } from "../engine/hooks.ts";
+import type { SessionValidationOptions } from "./session-validation.ts";
 import type { Protocol } from "../engine/protocol.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { NavTools, NavToolsOptions } from "../nav/index.ts";
@@ -111,6 +112,13 @@ export interface SessionOptions {
    * `scope: "sub_session"`.
    */
   readonly hooks?: readonly SessionHook[];
+  /**
+   * Validation hooks (`createValidator` run at the hook points): claimed-but-not-done
+   * actions, invented output, answers after failures, ungrounded citations, secrets in
+   * tool results. `model` is the validator model (default: `subModel` when one is
+   * given, else none: the deterministic detectors). Each round is a `validation` event.
+   */
+  readonly validation?: SessionValidationOptions;
   /** Times the model is asked again within one turn after `after_reply` hooks ask for a correction. Default 2. */
   readonly maxCorrections?: number;
   /**

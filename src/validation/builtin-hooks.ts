@@ -19,7 +19,7 @@ export const BUILTIN_HOOKS: readonly BuiltinHook[] = [
     detectionPrompt: "the reply presents specific data (file contents, search results, command or code output, listings) as already obtained, though no tool call or code run this turn produced it and it is not in the output shown",
   },
   {
-    name: "fabricated_output", phase: "post_inference", scope: BOTH, detector: "fabricated_output", validator: { type: "programmatic", check: "fabricated_output" }, enabled: true, requires: ["reply"], haltInference: false, killOnDetect: false,
+    name: "fabricated_output", phase: "post_inference", scope: BOTH, detector: "fabricated_output", validator: { type: "programmatic", check: "fabricated_output" }, enabled: true, requires: ["reply"], haltInference: true, killOnDetect: false,
     detectionPrompt: "the reply writes code or a tool call and then states what it outputs or returns, or gives a final answer, before that output could have come back",
   },
   {

@@ -1,5 +1,6 @@
 export { createValidator, type Validator, type ValidatorOptions } from "./create-validator.ts";
 export type { ResolvedHook } from "./resolve-hooks.ts";
+export { validationHooks, type ValidationHooksOptions, type ValidationRoundReport } from "./validation-hooks.ts";
 export { BUILTIN_HOOK_NAMES, type HookRequirement } from "./builtin-hooks.ts";
 export { CORRECTION_SLOTS, loadCustomHooks, type CustomHookSpec, type LoadedCustomHooks } from "./custom-hooks.ts";
 export type { HookDefinition, HookSettings } from "./hook-definition.ts";

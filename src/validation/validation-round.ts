@@ -43,7 +43,7 @@ export async function runRound(input: ValidationInput, environment: RoundEnviron
   const notes: string[] = [];
   const rows: RoundOutcome["rows"][number][] = [];
   const active = environment.hooks.filter(
-    (hook) => (hook.enabled || hook.alwaysOn) && hook.phase === input.phase && hook.scope.includes(input.scope) && hook.requires.every((need) => satisfied(need, context)),
+    (hook) => (hook.enabled || hook.alwaysOn) && (input.only === undefined || input.only.includes(hook.name)) && hook.phase === input.phase && hook.scope.includes(input.scope) && hook.requires.every((need) => satisfied(need, context)),
   );
 
   // Stage 1: detection.

@@ -69,6 +69,8 @@ export interface ValidationInput {
   readonly turnId?: string | number;
   /** Recorded in the interaction log. */
   readonly sessionId?: string;
+  /** Run only these hooks (by name) of the phase; default every enabled one. A session runs the answer hooks when the answer comes. */
+  readonly only?: readonly string[];
 }
 
 /** A confirmed violation. */

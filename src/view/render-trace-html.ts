@@ -75,6 +75,7 @@ function renderRootSession(session: SessionNode): string {
 <div class="stats">${stats.map((stat) => `<span>${stat}</span>`).join("")}</div>
 <div class="note">session ${escapeHtml(session.sessionId)}${start ? ` · started ${escapeHtml(start.time)}` : ""}</div>
 ${end?.error ? `<div class="error">${escapeHtml(end.error)}</div>` : ""}
+${session.other.filter((event) => event.type === "validation").map((event) => renderOther(event)).join("\n")}
 </section>
 ${renderAnswer(session)}
 <ol class="timeline" data-testid="timeline">
@@ -167,6 +168,7 @@ ${session.errors.map((error) => `<div class="error">${escapeHtml(error.message)}
 
 function renderOther(event: SessionEvent): string {
   if (event.type === "subcall_start" || (event.type === "subcall_end" && event.kind === "rlm")) return "";
+  if (event.type === "validation") return renderValidation(event);
   if (event.type === "model_retry") return `<div class="note"><b>llm_query retried</b> ${escapeHtml(`attempt ${event.attempt}/${event.maxAttempts} failed (${event.status ?? event.failure}), waited ${formatDuration(event.delayMs)}`)}</div>`;
   if (event.type === "subcall_end") {
     const label = [`llm_query${event.batchIndex !== undefined ? ` #${event.batchIndex + 1}` : ""}`, event.model, event.cached ? "cached" : "", event.refused ? `refused: ${event.refused}` : "", `${formatNumber(event.promptTokens)} → ${formatNumber(event.completionTokens)} tokens`, event.costUsd > 0 ? formatCost(event.costUsd) : "", formatDuration(event.durationMs)].filter(Boolean);
@@ -176,6 +178,16 @@ function renderOther(event: SessionEvent): string {
   const { sessionId: _sessionId, time: _time, elapsedMs: _elapsed, depth: _depth, type, ...rest } = event as SessionEvent & Record<string, unknown>;
   const cost = costOf(rest);
   return `<div class="note"><b>${escapeHtml(type)}</b>${cost !== undefined ? ` · ${formatCost(cost)}` : ""} <code>${escapeHtml(cut(JSON.stringify(rest), 400))}</code></div>`;
+}
+
+function renderValidation(event: EventOf<"validation">): string {
+  const where = [event.point ?? "session", event.phase].filter(Boolean).join(", ");
+  const rows = [
+    ...event.violations.map((violation) => `<li class="bad"><b>${escapeHtml(violation.hook)}</b> ${escapeHtml(cut(violation.reason, 600))}</li>`),
+    ...event.suppressed.map((item) => `<li class="muted"><b>${escapeHtml(item.hook)}</b> not confirmed: ${escapeHtml(cut(item.reason, 600))}</li>`),
+    ...event.notes.map((note) => `<li class="muted">${escapeHtml(cut(note, 600))}</li>`),
+  ];
+  return `<div class="note validation" data-testid="validation"><b>Validation</b> <span class="muted">(${escapeHtml(where)})</span><ul>${rows.join("")}</ul>${event.correction ? `<details><summary>Correction sent to the model</summary><pre class="feedback">${escapeHtml(cut(event.correction))}</pre></details>` : ""}</div>`;
 }
 
 function statusBadge(status: string): string {
