@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { loadPrompt } from "../prompts/prompts.ts";
 import { BUILTIN_HOOKS, type HookRequirement } from "./builtin-hooks.ts";
 import { DETECTORS } from "./detectors/index.ts";
 import type { HookDefinition } from "./hook-definition.ts";
@@ -25,8 +26,8 @@ export interface CustomHookSpec {
   /** Stage 2: `"programmatic"` (a ledger check named by `validatorFn`; default `confirm`) or `"model"`. */
   readonly validatorType?: "programmatic" | "model" | "llm";
   readonly validatorFn?: string;
-  /** The correction, with `{{reason}}` and the other {@link CORRECTION_SLOTS}. */
-  readonly correctionTemplate: string;
+  /** The correction, with `{{reason}}` and the other {@link CORRECTION_SLOTS}; an entry replacing a built-in may leave it out and keep the built-in's. */
+  readonly correctionTemplate?: string;
   readonly enabled?: boolean;
   readonly haltInference?: boolean;
   readonly killOnDetect?: boolean;
@@ -51,7 +52,7 @@ const Spec = z.strictObject({
   detector: z.string().optional(),
   validatorType: z.enum(["programmatic", "model", "llm"]).optional(),
   validatorFn: z.string().optional(),
-  correctionTemplate: z.string(),
+  correctionTemplate: z.string().optional(),
   enabled: z.boolean().optional(),
   haltInference: z.boolean().optional(),
   killOnDetect: z.boolean().optional(),
@@ -116,7 +117,9 @@ function toDefinition(spec: z.infer<typeof Spec>): (HookDefinition & { requires:
     if (!(check in LEDGER_CHECKS)) return `unknown validatorFn '${spec.validatorFn}'; the checks are ${Object.keys(LEDGER_CHECKS).join(", ")}`;
     validator = { type: "programmatic", check };
   }
-  const unknownSlot = [...spec.correctionTemplate.matchAll(/\{\{(\w+)\}\}/gu)].map((match) => match[1]).find((slot) => !CORRECTION_SLOTS.includes(slot));
+  const correctionTemplate = spec.correctionTemplate ?? (builtin ? loadPrompt(`validation/${builtin.name}`).trim() : undefined);
+  if (correctionTemplate === undefined) return "it needs a correctionTemplate (only an entry replacing a built-in hook may leave it out)";
+  const unknownSlot = [...correctionTemplate.matchAll(/\{\{(\w+)\}\}/gu)].map((match) => match[1]).find((slot) => !CORRECTION_SLOTS.includes(slot));
   if (unknownSlot) return `correctionTemplate uses {{${unknownSlot}}}; the slots are ${CORRECTION_SLOTS.map((slot) => `{{${slot}}}`).join(", ")}`;
   return {
     name: spec.name,
@@ -127,7 +130,7 @@ function toDefinition(spec: z.infer<typeof Spec>): (HookDefinition & { requires:
     ...(builtin?.deterministicOnly && spec.detector === undefined ? { deterministicOnly: true } : {}),
     ...(builtin?.alwaysOn ? { alwaysOn: true } : {}),
     validator,
-    correctionTemplate: spec.correctionTemplate,
+    correctionTemplate,
     enabled: spec.enabled ?? true,
     haltInference: spec.haltInference ?? false,
     killOnDetect: spec.killOnDetect ?? false,

@@ -92,6 +92,16 @@ describe("sessions with validation", () => {
     expect(subModel.requests[0].messages[0].content).toMatch(/^You check one reply of an AI model/);
   });
 
+  test.each([
+    ["json", '{"tool": "nav_search", "arguments": {"query": "function retryDelay"}}'],
+    ["tagged", '<nav_search>\n{"query": "function retryDelay"}\n</nav_search>'],
+  ] as const)("in the %s protocol, a promise in a text-only reply (which would be taken as the answer) is corrected before it is accepted", async (protocol, call) => {
+    const { model, events, result } = await run(["I'll check where retryDelay is defined and get back to you.", call, (request) => `It is ${/"path":"([^"]+)","line":(\d+)/.exec(request.messages.at(-1)!.content)!.slice(1).join(":")}.`], { protocol });
+    expect(result).toMatchObject({ status: "final", answer: "It is src/retry.ts:10." });
+    expect(feedbackOf(model, 1)).toContain("You said you would do something but your reply does not do it");
+    expect(validations(events).filter((event) => event.violations.length > 0).map((event) => event.violations.map((violation) => violation.hook))).toEqual([["empty_promise"]]);
+  });
+
   test("a malformed custom-hook file is reported in the trace and the built-ins run", async () => {
     const { events, result } = await run(["I'll check the retry code.", js('FINAL("done")')], { validation: { customHooks: join(CORPUS_DIR, "repo", "src", "retry.ts") } });
     expect(result.status).toBe("final");

@@ -159,6 +159,15 @@ describe("custom hooks", () => {
     expect(result.correction).toContain("You said you would do something but your reply does not do it");
   });
 
+  test("an entry replacing a built-in may leave out its correction: a file can turn a built-in off", async () => {
+    const checker = validator({ customHooks: [{ name: "empty_promise", phase: "post_inference", scope: ["main", "sub_session"], enabled: false }] });
+    expect(checker.problems).toEqual([]);
+    expect((await checker.check(promise())).violations).toEqual([]);
+    const kept = validator({ customHooks: [{ name: "empty_promise", phase: "post_inference", scope: "main", haltInference: true }] });
+    expect((await kept.check(promise())).correction).toContain("You said you would do something");
+    expect(validator({ customHooks: [{ name: "mine", phase: "post_inference", scope: "main", detector: "empty_promise" }] }).problems[0]).toMatch(/mine\): it needs a correctionTemplate/);
+  });
+
   test("a missing file is reported too", () => {
     expect(validator({ customHooks: join(scratch(), "absent.json") }).problems[0]).toMatch(/ENOENT/);
   });
