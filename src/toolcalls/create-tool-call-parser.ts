@@ -18,6 +18,14 @@ interface Fence {
 
 const CALL_FENCES = { json: new Set(["", "json", "jsonc", "json5"]), tagged: new Set(["", "xml"]) };
 const COMPACT_AT = 1;
+/**
+ * Characters the final pass may scan in candidates that started after an unclosed one
+ * (each rescan runs to the end of the reply), per character of the reply, plus a floor:
+ * past it, a brace is text. Without it a reply of nested unclosed objects costs a scan
+ * per brace to the end, quadratic in its length.
+ */
+const FINAL_SCAN_FACTOR = 8;
+const FINAL_SCAN_FLOOR = 1 << 20;
 const QUOTE = 34, APOSTROPHE = 39, BACKSLASH = 92, OPEN = 123, CLOSE = 125, NEWLINE = 10;
 
 /**
@@ -52,6 +60,10 @@ class StreamingParser implements ToolCallParser {
   private mode: Mode = { kind: "text" };
   private fence: Fence | undefined;
   private ended = false;
+  /** Characters scanned in candidates after the reply ended (see FINAL_SCAN_FACTOR). */
+  private finalScanned = 0;
+  /** A lookahead that waited at `at` may resume its search at `from` (so a long line is not searched again on every push). */
+  private resume = { key: "", from: 0 };
   private events: ToolCallEvent[] = [];
   private readonly tools: ReadonlySet<string>;
   private readonly longestName: number;
@@ -142,15 +154,15 @@ class StreamingParser implements ToolCallParser {
   private lineStart(at: number, final: boolean): "wait" | "consumed" | "checked" {
     const fence = this.fence;
     if (fence) {
-      const close = fenceClose(this.buffer, at, final, fence.char, fence.run);
-      if (close === "wait") return "wait";
+      const close = fenceClose(this.buffer, at, final, fence.char, fence.run, this.resumeFrom(`line ${at}`, at));
+      if (close === "wait") return this.wait(`line ${at}`, this.buffer.length);
       if (close === "no") return "checked";
       this.fence = undefined;
       this.cursor = at + close;
       return "consumed";
     }
-    const open = fenceOpen(this.buffer, at, final);
-    if (open === "wait") return "wait";
+    const open = fenceOpen(this.buffer, at, final, this.resumeFrom(`line ${at}`, at));
+    if (open === "wait") return this.wait(`line ${at}`, this.buffer.length);
     if (open === "no") return "checked";
     this.fence = { char: open.char, run: open.run, calls: CALL_FENCES[this.protocol].has(open.language) };
     this.cursor = at + open.length;
@@ -171,13 +183,14 @@ class StreamingParser implements ToolCallParser {
     }
     if (char === "`") {
       if (this.fence) return this.step(at);
-      const span = codeSpan(text, at, final);
-      if (span === "wait") return "wait";
+      const span = codeSpan(text, at, final, this.resumeFrom(`span ${at}`, at));
+      if (span === "wait") return this.wait(`span ${at}`, text.length - trailingRun(text));
       if (span === "no") return this.step(at);
       this.cursor = "end" in span ? span.end : at + span.literal;
       return "moved";
     }
     if (char === "{") {
+      if (final && this.finalScanned > FINAL_SCAN_FACTOR * text.length + FINAL_SCAN_FLOOR) return this.step(at);
       const start = objectStart(text, at, final);
       if (start === "wait") return "wait";
       if (start === "no") return this.step(at);
@@ -197,6 +210,15 @@ class StreamingParser implements ToolCallParser {
       return "mode";
     }
     return this.step(at);
+  }
+
+  private resumeFrom(key: string, at: number): number {
+    return this.resume.key === key ? this.resume.from : at;
+  }
+
+  private wait(key: string, from: number): "wait" {
+    this.resume = { key, from };
+    return "wait";
   }
 
   private step(at: number): "moved" {
@@ -224,9 +246,11 @@ class StreamingParser implements ToolCallParser {
       } else if (code === OPEN) {
         mode.depth++;
       } else if (code === CLOSE && --mode.depth === 0) {
+        if (final) this.finalScanned += index - mode.scanned;
         return this.finishObject(index + 1, "closed");
       }
     }
+    if (final) this.finalScanned += index - mode.scanned;
     mode.scanned = index;
     return final ? this.finishObject(text.length, "unclosed") : false;
   }
@@ -306,9 +330,17 @@ class StreamingParser implements ToolCallParser {
     this.emitted -= drop;
     this.cursor -= drop;
     this.lineChecked -= drop;
+    this.resume = { key: "", from: 0 };
     const mode = this.mode;
     if (mode.kind === "object") { mode.start -= drop; mode.scanned -= drop; }
     else if (mode.kind === "tag") { mode.start -= drop; mode.bodyStart -= drop; mode.searchFrom -= drop; }
     else if (mode.kind === "reasoning") { mode.start -= drop; mode.searchFrom -= drop; }
   }
+}
+
+/** How many backticks the text ends with (a run that may still grow). */
+function trailingRun(text: string): number {
+  let run = 0;
+  while (run < text.length && text.charCodeAt(text.length - 1 - run) === 96) run++;
+  return run;
 }

@@ -17,10 +17,10 @@ export interface FenceLine {
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
-const FENCE_PARTIAL = /^ {0,3}(`*|~*)[ \t]*$/;
+const FENCE_HEAD = / {0,3}(`*|~*)[ \t]*/y;
 
-function line(text: string, at: number, final: boolean): { body: string; length: number } | "wait" {
-  const end = text.indexOf("\n", at);
+function line(text: string, at: number, final: boolean, from: number): { body: string; length: number } | "wait" {
+  const end = text.indexOf("\n", from);
   if (end === -1) return final ? { body: text.slice(at).replace(/\r$/, ""), length: text.length - at } : "wait";
   return { body: text.slice(at, end).replace(/\r$/, ""), length: end + 1 - at };
 }
@@ -33,26 +33,34 @@ function plainLine(text: string, at: number): boolean {
   return index < text.length && code !== 96 && code !== 126 && code !== 32;
 }
 
-/** A CommonMark fence opening line at `at` (a line start). */
-export function fenceOpen(text: string, at: number, final: boolean): Ahead<FenceLine> {
+/** A CommonMark fence opening line at `at` (a line start); `from`: where to look for its end (no line break before it). */
+export function fenceOpen(text: string, at: number, final: boolean, from = at): Ahead<FenceLine> {
   if (plainLine(text, at)) return "no";
-  const whole = line(text, at, final);
-  if (whole === "wait") {
-    const partial = text.slice(at);
-    return FENCE_PARTIAL.test(partial) || FENCE_OPEN.test(partial) ? "wait" : "no";
-  }
+  const whole = line(text, at, final, from);
+  if (whole === "wait") return couldBeFence(text, at, true) ? "wait" : "no";
   const open = FENCE_OPEN.exec(whole.body);
   if (!open || (open[1]![0] === "`" && open[2]!.includes("`"))) return "no";
   return { length: whole.length, char: open[1]![0]!, run: open[1]!.length, language: (open[2]!.trim().split(/\s+/)[0] ?? "").toLowerCase() };
 }
 
-/** A line at `at` that closes a fence opened with `run` × `char`. */
-export function fenceClose(text: string, at: number, final: boolean, char: string, run: number): Ahead<number> {
+/** A line at `at` that closes a fence opened with `run` × `char`; `from`: where to look for its end. */
+export function fenceClose(text: string, at: number, final: boolean, char: string, run: number, from = at): Ahead<number> {
   if (plainLine(text, at)) return "no";
-  const whole = line(text, at, final);
-  if (whole === "wait") return FENCE_PARTIAL.test(text.slice(at)) ? "wait" : "no";
+  const whole = line(text, at, final, from);
+  if (whole === "wait") return couldBeFence(text, at, false) ? "wait" : "no";
   const close = FENCE_CLOSE.exec(whole.body);
   return close && close[1]![0] === char && close[1]!.length >= run ? whole.length : "no";
+}
+
+/**
+ * Whether the unfinished line at `at` may still be a fence line: only spaces, a run of
+ * backticks or tildes and blanks so far — or, for an opening line, a run of three or
+ * more followed by an info string. Reads only the line's start, however long it is.
+ */
+function couldBeFence(text: string, at: number, opening: boolean): boolean {
+  FENCE_HEAD.lastIndex = at;
+  const head = FENCE_HEAD.exec(text)!;
+  return at + head[0].length === text.length || (opening && head[1]!.length >= 3);
 }
 
 const REASONING_TAG = /^<(\/?)(think|thinking|reasoning)\s*>/i;
@@ -96,13 +104,13 @@ export function objectStart(text: string, at: number, final: boolean): Ahead<tru
   return OBJECT_PARTIAL.test(slice) ? "wait" : "no";
 }
 
-/** An inline code span opened by the backtick run at `at`: where it ends, or the run's length when it is a literal run. */
-export function codeSpan(text: string, at: number, final: boolean): Ahead<{ end: number } | { literal: number }> {
+/** An inline code span opened by the backtick run at `at`: where it ends, or the run's length when it is a literal run. `from`: where to go on looking for its end. */
+export function codeSpan(text: string, at: number, final: boolean, from = at): Ahead<{ end: number } | { literal: number }> {
   let run = 0;
   while (text[at + run] === "`") run++;
   if (at + run === text.length && !final) return "wait";
   const closing = /`+|\n/g;
-  closing.lastIndex = at + run;
+  closing.lastIndex = Math.max(at + run, from);
   for (let found = closing.exec(text); found; found = closing.exec(text)) {
     if (found[0] === "\n") return { literal: run };
     if (found[0].length !== run) continue;

@@ -82,6 +82,11 @@ export const JSON_ROWS: readonly TableRow[] = [
     text: 'Reading.\n{"tool": "nav_read", "arguments": {"target": "a.',
     events: [text("Reading.\n"), invalid('{"tool": "nav_read", "arguments": {"target": "a.', "nav_read: the JSON object is never closed (the reply ended inside it); write the whole call again", "nav_read")],
   },
+  {
+    label: "an object never closed that is not a call: the call after it still counts",
+    text: '{"note": "draft", "list": [1, 2\n' + INFO,
+    events: [text('{"note": "draft", "list": [1, 2\n'), call("nav_info", {}, INFO)],
+  },
   { label: "arguments serialized as a JSON string", text: '{"tool": "nav_read", "arguments": "{\\"target\\": \\"a.ts\\"}"}', events: [call("nav_read", { target: "a.ts" }, '{"tool": "nav_read", "arguments": "{\\"target\\": \\"a.ts\\"}"}')] },
   { label: "arguments written beside the tool key", text: '{"tool": "nav_read", "target": "a.ts"}', events: [call("nav_read", { target: "a.ts" }, '{"tool": "nav_read", "target": "a.ts"}')] },
   { label: "a call inside <think> is ignored", text: `<think>maybe ${INFO}</think>\nNo call needed.`, events: [text(`<think>maybe ${INFO}</think>\nNo call needed.`)] },
