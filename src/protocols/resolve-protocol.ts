@@ -3,12 +3,14 @@ import type { Protocol } from "../engine/protocol.ts";
 import { codeProtocol } from "./code/code-protocol.ts";
 import { createJsonProtocol } from "./json/json-protocol.ts";
 import { createTaggedProtocol } from "./tagged/tagged-protocol.ts";
+import { createNativeProtocol } from "./native/index.ts";
 
 /** The protocols `runSession({ protocol })` knows by name. */
 const PROTOCOLS = {
   code: () => codeProtocol,
   json: createJsonProtocol,
   tagged: () => createTaggedProtocol(),
+  native: () => createNativeProtocol(),
 } satisfies Record<string, () => Protocol>;
 
 /** A protocol's name as `runSession({ protocol })` takes it. */

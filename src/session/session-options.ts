@@ -99,8 +99,10 @@ export interface SessionOptions {
   readonly subcallLimits?: SubcallLimits;
   /**
    * How the model acts: `'code'` (default: fenced JavaScript blocks, tool calls
-   * intercepted in them, `FINAL(answer)` answers), `'json'` (`{"tool": ..., "arguments": ...}`
-   * objects in the text), `'tagged'` (`<tool_name>{...}</tool_name>` blocks in the text), or a
+   * intercepted in them, `FINAL(answer)` answers); `'json'` (`{"tool": …, "arguments": …}`
+   * objects in the text), `'tagged'` (`<tool_name>{…}</tool_name>` in prose), `'native'`
+   * (the provider's tool-calling API, degrading to `json` when the server refuses tools),
+   * where a reply without a call is the answer unless `finalAnswerTool` is set; or a
    * `Protocol` object of your own.
    */
   readonly protocol?: ProtocolName | Protocol;

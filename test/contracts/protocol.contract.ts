@@ -8,14 +8,19 @@
 import { describe, expect, test } from "vitest";
 import { defineTool, type ActionOutcome, type ModelResponse, type PromptSetup, type Protocol, type ReadReply } from "../../src/index.ts";
 
+/** A reply: its text, or the text and the tool calls a provider sent apart from it (native tool calling). */
+export type ReplyFixture = string | Pick<ModelResponse, "text" | "toolCalls">;
+
 /** Replies written in the protocol's own way. */
 export interface ProtocolFixtures {
   /** A reply that calls `lookup` with the key "alpha" (in a code block, for `code`). */
-  readonly oneCall: string;
+  readonly oneCall: ReplyFixture;
   /** A reply that calls `lookup` twice, "alpha" then "beta". */
-  readonly twoCalls: string;
+  readonly twoCalls: ReplyFixture;
   /** A reply in prose, with no call. */
-  readonly noCall: string;
+  readonly noCall: ReplyFixture;
+  /** The call of `oneCall` as the model would write it in text, for the rows that put it inside reasoning. Default: `oneCall` when it is text. */
+  readonly callAsText?: string;
 }
 
 const lookup = defineTool({
@@ -34,21 +39,24 @@ const countRows = defineTool({
 const setup: PromptSetup = { tools: [lookup, countRows], navToolNames: new Set(), contextDescription: "There is no context.", hasContext: false, hasRepo: false, sections: "", maxOutputChars: 20_000 };
 const toolNames = new Set(["lookup", "count_rows"]);
 
-function response(text: string, extra: Partial<ModelResponse> = {}): ModelResponse {
-  return { text, usage: { promptTokens: 10, completionTokens: 10 }, finishReason: "stop", model: "fixture", ...extra };
+function response(reply: ReplyFixture, extra: Partial<ModelResponse> = {}): ModelResponse {
+  const fields = typeof reply === "string" ? { text: reply } : reply;
+  return { usage: { promptTokens: 10, completionTokens: 10 }, finishReason: fields.toolCalls ? "tool-calls" : "stop", model: "fixture", ...fields, ...extra };
 }
 
 /** Defines the contract suite for the protocol `make` returns. */
 export function protocolContract(make: () => Protocol, fixtures: ProtocolFixtures): void {
-  const read = (text: string, extra: Partial<ModelResponse> = {}, keepReasoning = false): ReadReply => make().readReply({ response: response(text, extra), keepReasoning, maxTokens: 4_096, toolNames });
+  const read = (text: ReplyFixture, extra: Partial<ModelResponse> = {}, keepReasoning = false): ReadReply => make().readReply({ response: response(text, extra), keepReasoning, maxTokens: 4_096, toolNames });
 
   test("has a name", () => {
     expect(make().name).toMatch(/\S/);
   });
 
-  test("the system prompt mentions every tool it is given", () => {
-    const prompt = make().systemPrompt(setup);
-    for (const tool of setup.tools) expect(prompt).toContain(tool.name);
+  test("every tool it is given is described to the model: in the system prompt, or in the request's tools", () => {
+    const protocol = make();
+    const prompt = protocol.systemPrompt(setup);
+    const requestTools = (protocol.requestFields?.(setup) as { tools?: readonly { name: string }[] } | undefined)?.tools ?? [];
+    for (const tool of setup.tools) expect(prompt.includes(tool.name) || requestTools.some((spec) => spec.name === tool.name), tool.name).toBe(true);
   });
 
   describe("reading replies", () => {
@@ -79,7 +87,9 @@ export function protocolContract(make: () => Protocol, fixtures: ProtocolFixture
       ["in <think> tags in the text", (call: string) => response(`<think>\n${call}\n</think>\n${"I am still thinking about it."}`)],
       ["in the server's reasoning field", (call: string) => response("I am still thinking about it.", { reasoning: call })],
     ])("a call written %s is never an action, and reasoning stays out of the history", (_label, build) => {
-      const written = build(fixtures.oneCall);
+      const call = fixtures.callAsText ?? (typeof fixtures.oneCall === "string" ? fixtures.oneCall : undefined);
+      if (call === undefined) throw new Error("give callAsText: oneCall is not text");
+      const written = build(call);
       const reply = make().readReply({ response: written, keepReasoning: false, maxTokens: 4_096, toolNames });
       expect(reply.actions).toEqual([]);
       expect(reply.reasoning).toContain("lookup");
