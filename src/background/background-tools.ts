@@ -15,8 +15,8 @@ export const SPAWN_SUB_SESSION_PARAMETERS: ToolParameters = {
   type: "object",
   properties: {
     objective: { type: "string", minLength: 1, description: "A complete, standalone instruction: the child session sees nothing of this conversation." },
-    depends_on: { type: "array", items: { type: "string" }, description: "Ids of tasks that must finish first; their answers are the child's `context`, by id." },
     id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$", description: "A name for this task (default task_<n>)." },
+    depends_on: { type: "array", items: { type: "string" }, description: "Ids of tasks that must finish first; their answers are the child's `context`, by id." },
     depends_on_previous: { type: "boolean", description: "Wait for the task spawned just before this one." },
     not_before: { type: "string", description: "ISO-8601 time before which the task does not start." },
     timeout: { type: "number", exclusiveMinimum: 0, description: "Seconds the task may run (default 180)." },
