@@ -16,7 +16,7 @@ export type { SessionSandboxOptions } from "./session/sandbox-backend.ts";
 export type { SessionResult, SessionStatus, SessionUsage } from "./core/session-result.ts";
 export type { SessionEvent, SessionEventType, EventBase } from "./core/events.ts";
 export { loadPrompt, renderPrompt, promptsDirectory } from "./prompts/prompts.ts";
-export type { SubcallStartFields, SubcallEndFields, ModelProgressFields, ModelRequestFields, ModelRetryFields, HookEventFields } from "./core/events.ts";
+export type { SubcallStartFields, SubcallEndFields, ModelProgressFields, ModelRequestFields, ModelRetryFields, HookEventFields, TranslationEventFields, BackgroundTaskEventFields } from "./core/events.ts";
 export type { Action, ActionOutcome, Nudge, PromptSetup, Protocol, ProtocolRequestFields, ReadReply, ReadReplyInput } from "./engine/protocol.ts";
 export type { BlockReport } from "./engine/block-report.ts";
 export { resolveProtocol, PROTOCOL_NAMES, type ProtocolName } from "./protocols/resolve-protocol.ts";

@@ -65,7 +65,43 @@ export type SessionEvent = EventBase &
     | { readonly type: "budget_exceeded"; readonly iteration?: number; readonly limit: BudgetLimitName; readonly limitValue: number; readonly used: number; readonly message: string }
     | HookEventFields
     | ValidationEventFields
+    | TranslationEventFields
+    | BackgroundTaskEventFields
   );
+
+/** A tool offered by description was translated (`nlTools`): what the translator made of the description. */
+export interface TranslationEventFields {
+  readonly type: "translation";
+  readonly iteration: number;
+  readonly tool: string;
+  readonly description: string;
+  readonly model: string;
+  readonly status: "translated" | "clarify" | "failed";
+  /** The summary of each translated call, in order. */
+  readonly calls?: readonly string[];
+  /** Elements of the translator's array left out. */
+  readonly skipped?: number;
+  readonly question?: string;
+  readonly error?: string;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly costUsd: number;
+  readonly durationMs: number;
+}
+
+/** A background task (`spawn_sub_session`) changed state; its child session's own events carry `childSessionId` as their `sessionId`. */
+export interface BackgroundTaskEventFields {
+  readonly type: "background_task";
+  readonly iteration: number;
+  readonly taskId: string;
+  readonly state: "waiting" | "running" | "done" | "failed";
+  readonly objective: string;
+  readonly dependsOn: readonly string[];
+  readonly answer?: JsonValue;
+  readonly error?: string;
+  readonly childSessionId?: string;
+  readonly childStatus?: SessionStatus;
+}
 
 /** A point of the turn where session hooks run (see `SessionHook`). */
 export type HookPoint = "after_reply" | "before_tool" | "after_tool" | "before_answer";

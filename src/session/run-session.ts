@@ -27,6 +27,11 @@ import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS } from "
 import { DEFAULT_MAX_CORRECTIONS, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions } from "./session-options.ts";
 import { sessionTools } from "./session-tools.ts";
 import { sessionValidation } from "./session-validation.ts";
+import { BACKGROUND_TOOL_NAMES } from "../background/background-tools.ts";
+import { sessionBackground } from "../background/session-background.ts";
+import type { ChildSessionRequest } from "../subcalls/subcall-functions.ts";
+import { presentNlTools } from "../translate/present-nl-tools.ts";
+import { sessionTranslator } from "../translate/session-translator.ts";
 import { isModelClient, validateSessionOptions } from "./validate-options.ts";
 
 export { DEFAULT_MAX_CORRECTIONS, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TOOL_RESULT_CHARS, type SessionOptions };
@@ -52,16 +57,20 @@ export { DEFAULT_MAX_CORRECTIONS, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_NUDGES, DE
 export async function runSession(options: SessionOptions): Promise<SessionResult> {
   const { question, context, model, tools = [], repo, maxIterations = DEFAULT_MAX_ITERATIONS, timeoutMs, sandbox: sandboxOptions = {}, maxToolResultChars = DEFAULT_MAX_TOOL_RESULT_CHARS, systemPromptTemplate, keepReasoning = false, maxNudges = DEFAULT_MAX_NUDGES, maxTokens: requestedMaxTokens = DEFAULT_MAX_TOKENS, contextWindow = options.model?.contextWindow, subModel = options.model, subcalls = true, maxCorrections = DEFAULT_MAX_CORRECTIONS, finalAnswerTool, _internal = {} } = options;
   // Invalid options reject here, before anything starts.
-  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, maxTokens: requestedMaxTokens, contextWindow, systemPromptTemplate, maxCorrections, hasTools: tools.length > 0, hasExtraSections: repo !== undefined || subcalls !== false });
+  validateSessionOptions({ question, model, maxIterations, timeoutMs, maxToolResultChars, maxNudges, maxTokens: requestedMaxTokens, contextWindow, systemPromptTemplate, maxCorrections, hasTools: tools.length > 0 || options.backgroundSessions === true, hasExtraSections: repo !== undefined || subcalls !== false });
   const protocol = resolveProtocol(options.protocol);
   const hookList = validateHooks(options.hooks);
   const validation = sessionValidation(options.validation, options.subModel);
   const sandboxFactory = resolveSandboxFactory(options.sandboxFactory, sandboxOptions.backend);
   if (options.fallbackModel !== undefined && !isModelClient(options.fallbackModel)) throw new InvalidOptionsError({ option: "fallbackModel", message: "runSession: fallbackModel must be a ModelClient (an object with complete(request))." });
   if (subcalls && !isModelClient(subModel)) throw new InvalidOptionsError({ option: "subModel", message: "runSession: subModel must be a ModelClient (an object with complete(request))." });
+  if (options.translatorModel !== undefined && !isModelClient(options.translatorModel)) throw new InvalidOptionsError({ option: "translatorModel", message: "runSession: translatorModel must be a ModelClient (an object with complete(request))." });
+  // spawn_sub_session / await_sub_sessions (the root only), and tools offered by description (their calls translated by `translate`, below).
+  const background = options.backgroundSessions === true && _internal.parent === undefined ? sessionBackground() : undefined;
+  const shownTools = presentNlTools([...tools, ...(background?.tools ?? [])], { nlTools: options.nlTools, optIn: new Set(BACKGROUND_TOOL_NAMES), strict: _internal.parent === undefined, translate: (request) => translate(request) });
   // A path that is not a directory rejects here, before anything starts.
   const nav = typeof repo === "string" ? await createNavTools(repo, options.navOptions).catch(async (error: unknown) => { await validation?.close(); throw error; }) : repo;
-  const toolMap = sessionTools({ nav, tools, subcalls, finalAnswerTool });
+  const toolMap = sessionTools({ nav, tools: shownTools, subcalls, finalAnswerTool });
   const navToolNames = new Set(nav?.tools.map((tool) => tool.name) ?? []);
 
   const parent = _internal.parent;
@@ -85,6 +94,13 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     budgetReported = true;
     emit({ type: "budget_exceeded", iteration: session.iterations, limit: hit.limit, limitValue: hit.limitValue, used: hit.used, message: hit.message });
   };
+  const translate = sessionTranslator({ model: options.translatorModel ?? subModel, tree, ledger, depth, emit, now, reportBudget, iteration: () => session.iterations });
+  const childSandboxMemoryMb = sandboxOptions.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
+  // A child session: the same tools, repository, limits and protocol, its own question, input and signal.
+  const startChild = (request: ChildSessionRequest, only: Partial<SessionOptions> = {}): Promise<SessionResult> =>
+    runSession({ ...options, question: request.question, context: request.context, model: subModel, subModel, ...(nav ? { repo: nav } : {}), timeoutMs: request.timeoutMs, sandboxFactory, signal: request.signal, protocol, contextWindow: undefined, tracePath: undefined, onEvent: undefined, ...only, _internal: { now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}), parent: { tree, ledger: request.ledger, depth: depth + 1, parentSessionId: sessionId } } });
+  // A background task's child gets the objective only ("minimal") or this session's tools and repository too ("full").
+  background?.attach({ tree, ledger, depth, signal: link.signal, emit, childSandboxMemoryMb, iteration: () => session.iterations, runChild: (request) => startChild(request, request.systemPromptMode === "full" ? { backgroundSessions: false } : { backgroundSessions: false, tools: [], repo: undefined, finalAnswerTool: undefined }) });
   const sandbox = sessionSandbox({
     factory: sandboxFactory,
     options: sandboxOptions,
@@ -97,11 +113,9 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
             exposeSubcallFunctions(
               opened,
               createSubcallFunctions({
-                tree, ledger, depth, subModel, pending, emit, now, reportBudget,
-                childSandboxMemoryMb: sandboxOptions.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
+                tree, ledger, depth, subModel, pending, emit, now, reportBudget, childSandboxMemoryMb,
                 iteration: () => session.iterations,
-                // A child session: the same tools, repository, limits and protocol, its own question, input and signal.
-                startChild: (request) => runSession({ ...options, question: request.question, context: request.context, model: subModel, subModel, ...(nav ? { repo: nav } : {}), timeoutMs: request.timeoutMs, sandboxFactory, signal: request.signal, protocol, contextWindow: undefined, tracePath: undefined, onEvent: undefined, _internal: { now, ...(_internal.generateId ? { generateId: _internal.generateId } : {}), parent: { tree, ledger: request.ledger, depth: depth + 1, parentSessionId: sessionId } } }),
+                startChild: (request) => startChild(request),
               }),
             ),
         }
@@ -141,6 +155,8 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     // Sub-calls the guest started without awaiting them (an llm_query, a whole rlm_query child) end with the session.
     link.dispose();
     pending.dispose();
+    // Background tasks were stopped with the session: wait for their children to end.
+    await background?.settled();
     await sandbox.dispose();
     await validation?.close();
     if (typeof repo === "string") await nav?.close().catch(() => undefined);

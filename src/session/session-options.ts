@@ -138,6 +138,23 @@ export interface SessionOptions {
    * before the block runs.
    */
   readonly fallbackModel?: ModelClient;
+  /**
+   * Tools offered by description: shown with one `description` parameter (in `code`:
+   * `const r = set_reminder("daily at 09:00 to check email")`), each call expanded into
+   * the real arguments by `translatorModel` (`nlTool`). `true`: every tool of `tools`
+   * (and `spawn_sub_session`); an array: the tools of `tools` it names, or `spawn_sub_session`.
+   * Default: the tools defined with `nl`; `false`: none.
+   */
+  readonly nlTools?: boolean | readonly string[];
+  /** The model that translates described calls. Default: `subModel`. Its calls count in the budget and are `translation` events. */
+  readonly translatorModel?: ModelClient;
+  /**
+   * Adds `spawn_sub_session` and `await_sub_sessions` (root session only): child sessions
+   * run in the background on an objective, with dependencies, `not_before` and a timeout,
+   * inside the tree's budgets and its limit on child sessions at once; they end with the
+   * session. Each change of a task is a `background_task` event. Default off.
+   */
+  readonly backgroundSessions?: boolean;
   /** Test and embedding hooks: id generation and clock. `parent` is set by `rlm_query` for child sessions. */
   readonly _internal?: { readonly generateId?: () => string; readonly now?: () => number; readonly parent?: ParentLink };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { nlTool, runSession, ScriptedModel } from "../../src/index.ts";
+import { createJsonProtocol, createTaggedProtocol, nlTool, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
 import { ReminderStore } from "../../examples/reminders/reminder-store.ts";
 import { createReminders } from "../../examples/reminders/reminders.ts";
+import { createNativeProtocol } from "../../src/protocols/native/index.ts";
 import { js } from "../support/scripted-replies.ts";
 
 /** A session whose model calls set_reminder by description once and answers with what it got back. */
@@ -44,5 +45,54 @@ describe("nlTool: a tool offered by description in a session", () => {
     expect(parts[1]).toMatch(/^\[Translated to: message="Report"/);
     expect(parts[2]).toMatch(/^\[Skipped part 2 of the translation: set_reminder: missing required argument 'day_of_week'/);
     expect(store.list().map((reminder) => reminder.spec.message)).toEqual(["Email", "Report"]);
+  });
+});
+
+describe("runSession({ nlTools }): a tool offered by description in every protocol", () => {
+  test.each([
+    ["code", undefined, js('const r = set_reminder("daily at 09:00 to check email")\nprint(r)')],
+    ["json", createJsonProtocol(), '```json\n{"tool": "set_reminder", "arguments": {"description": "daily at 09:00 to check email"}}\n```'],
+    ["tagged", createTaggedProtocol(), '<set_reminder>{"description": "daily at 09:00 to check email"}</set_reminder>'],
+    ["native", createNativeProtocol(), { toolCalls: [{ name: "set_reminder", arguments: { description: "daily at 09:00 to check email" } }] }],
+  ] as const)("%s: the model sees one description parameter; the translator (the sub-model by default) expands it; the result says what it became", async (_label, protocol, call) => {
+    const store = new ReminderStore(":memory:");
+    const { setReminder } = createReminders({ store, clock: { now: () => Date.parse("2026-03-01T00:00:00Z") } });
+    const subModel = new ScriptedModel(['{"message": "Check email", "schedule_type": "daily", "at": "09:00"}'], { modelId: "sub" });
+    const model = new ScriptedModel([call, protocol ? "Done: the reminder is set." : js('FINAL("Done: the reminder is set.")')]);
+    const events: SessionEvent[] = [];
+    const result = await runSession({ question: "Remind me daily at nine to check email.", model, subModel, tools: [setReminder], nlTools: ["set_reminder"], subcalls: false, ...(protocol ? { protocol } : {}), sandbox: { backend: "isolate" }, onEvent: (event) => events.push(event) });
+    expect(result).toMatchObject({ status: "final", answer: "Done: the reminder is set." });
+    // What the model is shown of the tool: the system prompt, and for native the request's tools.
+    const shown = model.requests[0]!.messages[0]!.content + JSON.stringify(model.requests[0]!.tools ?? []);
+    expect(shown).toContain("description");
+    expect(shown).not.toContain("schedule_type");
+    if (protocol?.name === "native") expect(model.requests[0]!.tools!.find((tool) => tool.name === "set_reminder")!.parameters).toMatchObject({ properties: { description: { type: "string" } }, required: ["description"] });
+    expect(model.requests[1]!.messages.map((message) => message.content).join("\n")).toContain('[Translated to: message="Check email", schedule_type="daily", at="09:00"]\\nReminder set: id=reminder_'.replace("\\n", "\n"));
+    expect(store.list().map((reminder) => reminder.spec.at)).toEqual(["09:00"]);
+    expect(subModel.requests[0]!.messages[0]!.content).toContain('"schedule_type"');
+    expect(events.filter((event) => event.type === "translation")).toMatchObject([{ tool: "set_reminder", model: "sub", status: "translated", calls: ['message="Check email", schedule_type="daily", at="09:00"'], skipped: 0 }]);
+    expect(result.usage.byModel.sub!.modelCalls).toBe(1);
+  });
+
+  test("tools defined with nl are offered by description unless nlTools is false; a name no tool has is refused", async () => {
+    const store = new ReminderStore(":memory:");
+    const { setReminder } = createReminders({ store });
+    const shown = async (nlTools?: boolean | string[]) => {
+      const model = new ScriptedModel([js("FINAL(1)")]);
+      await runSession({ question: "q", model, tools: [setReminder], subcalls: false, sandbox: { backend: "isolate" }, ...(nlTools !== undefined ? { nlTools } : {}) });
+      return model.requests[0]!.messages[0]!.content.includes("set_reminder(description: string)");
+    };
+    expect(await shown()).toBe(true);
+    expect(await shown(false)).toBe(false);
+    await expect(runSession({ question: "q", model: new ScriptedModel([]), tools: [setReminder], nlTools: ["set_alarm"] })).rejects.toMatchObject({ name: "InvalidOptionsError", option: "nlTools" });
+  });
+
+  test("a translator call refused by the budget is a failed translation, not a crash", async () => {
+    const store = new ReminderStore(":memory:");
+    const { setReminder } = createReminders({ store });
+    const model = new ScriptedModel([js('const r = set_reminder("daily at 9")\nFINAL(r)')]);
+    const result = await runSession({ question: "q", model, tools: [setReminder], subcalls: false, budget: { maxModelCalls: 1 }, sandbox: { backend: "isolate" } });
+    expect(result.answer).toMatch(/^\[Translation failed\] set_reminder: the translator was not called: budget exceeded \(maxModelCalls\)/);
+    expect(store.list()).toEqual([]);
   });
 });
