@@ -126,6 +126,8 @@ export interface ValidationEventFields {
   /** The hook point it ran at; absent for the validator's own problems (a malformed custom-hook file), reported once at the start. */
   readonly point?: HookPoint;
   readonly phase?: "post_inference" | "pre_execution" | "post_execution";
+  /** The hooks the round ran. */
+  readonly checked?: readonly string[];
   readonly violations: readonly { readonly hook: string; readonly reason: string }[];
   readonly suppressed: readonly { readonly hook: string; readonly reason: string }[];
   /** A validator reply that could not be read, a hook skipped, a repeat let through, a custom-hook file not used. */

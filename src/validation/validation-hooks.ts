@@ -15,7 +15,7 @@ export interface ValidationRoundReport {
 
 /** Options of {@link validationHooks}. */
 export interface ValidationHooksOptions {
-  /** Told about every round that found, suppressed or noted something (a session records each as a `validation` event). */
+  /** Told about every round that ran a hook (a session records each as a `validation` event). */
   readonly onRound?: (round: ValidationRoundReport) => void;
 }
 
@@ -57,7 +57,7 @@ export function validationHooks(validator: Validator, options: ValidationHooksOp
       ...(context.nav ? { repo: context.nav } : {}),
       ...input,
     });
-    if (result.violations.length > 0 || result.suppressed.length > 0 || result.notes.length > 0) {
+    if (result.checked.length > 0) {
       options.onRound?.({ sessionId: context.sessionId, iteration: context.iteration, point: context.point, phase, result });
     }
     return result;

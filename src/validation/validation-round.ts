@@ -114,6 +114,7 @@ export async function runRound(input: ValidationInput, environment: RoundEnviron
     result: {
       phase: input.phase,
       scope: input.scope,
+      checked: active.map((hook) => hook.name),
       violations,
       suppressed,
       ...(correction ? { correction } : {}),

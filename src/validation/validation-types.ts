@@ -95,6 +95,8 @@ export interface SuppressedViolation {
 export interface ValidationResult {
   readonly phase: ValidationPhase;
   readonly scope: ValidationScope;
+  /** The hooks this round ran (enabled, of the phase and scope, with their input there). */
+  readonly checked: readonly string[];
   readonly violations: readonly Violation[];
   readonly suppressed: readonly SuppressedViolation[];
   /** The one correction message for the model, when something was confirmed that asks for one. */

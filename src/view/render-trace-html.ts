@@ -181,6 +181,8 @@ function renderOther(event: SessionEvent): string {
 }
 
 function renderValidation(event: EventOf<"validation">): string {
+  // A round that confirmed and noted nothing (its suppressed detections included) stays in the trace only.
+  if (event.violations.length === 0 && event.notes.length === 0) return "";
   const where = [event.point ?? "session", event.phase].filter(Boolean).join(", ");
   const rows = [
     ...event.violations.map((violation) => `<li class="bad"><b>${escapeHtml(violation.hook)}</b> ${escapeHtml(cut(violation.reason, 600))}</li>`),

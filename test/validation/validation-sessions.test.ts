@@ -28,6 +28,11 @@ describe("sessions with validation", () => {
     expect(feedbackOf(model, 1)).toContain("You presented data as if a tool or your code had produced it, but nothing was run to get it");
     expect(validations(events).filter((event) => event.violations.length > 0).map((event) => [event.point, event.violations.map((violation) => violation.hook)])).toEqual([["after_reply", ["phantom_tool_result"]]]);
     expect(events.filter((event) => event.type === "hook").map((event) => event.type === "hook" && [event.hook, event.action])).toEqual([["validation", "correct"]]);
+    // Every round is recorded, clean ones too: three replies, three after_reply rounds, each naming the hooks it ran.
+    const afterReply = validations(events).filter((event) => event.point === "after_reply");
+    expect(afterReply.map((event) => event.violations.length)).toEqual([1, 0, 0]);
+    for (const event of afterReply) expect(event.checked).toEqual(expect.arrayContaining(["phantom_tool_result", "fabricated_output", "empty_promise", "workflow_spawn", "repetition_loop"]));
+    expect(validations(events).filter((event) => event.point === "before_tool").map((event) => event.checked)).toEqual([["tool_schema_validation"]]);
   });
 
   test("a model invents a block's output and answers in the same reply, is corrected, and answers from the real output", async () => {
@@ -59,6 +64,8 @@ describe("sessions with validation", () => {
     const html = renderTraceHtml(events);
     expect(html).toContain('data-testid="validation"');
     expect(html).toContain("src/retry.ts:16 does not contain `retryDelay`");
+    // The view shows the round that found something, not the clean ones.
+    expect(html.match(/data-testid="validation"/g)).toHaveLength(1);
   });
 
   test("a child session's answer is judged against its question (objective_completion, scope sub_session) by the validator model", async () => {
