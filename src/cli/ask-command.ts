@@ -89,6 +89,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       ...(nav ? { repo: nav } : {}),
       maxIterations: config.maxIterations,
       sandbox: { backend: config.sandbox },
+      protocol: config.protocol,
       signal: controller.signal,
       ...(context !== undefined ? { context } : {}),
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),

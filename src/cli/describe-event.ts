@@ -52,6 +52,8 @@ export function describeEvent(event: SessionEvent): string | undefined {
     case "validation":
       if (event.violations.length > 0) return `${sub}validation: ${event.violations.map((violation) => violation.hook).join(", ")}${event.correction ? " (corrected)" : ""}`;
       return event.notes.length > 0 ? `${sub}validation: ${firstLine(event.notes[0]!)}` : undefined;
+    case "protocol_degraded":
+      return `${sub}protocol ${event.from} → ${event.to}: ${clip(firstLine(event.reason), 120)}`;
     default: {
       const loose = event as { type: string; model?: string };
       return `${sub}${loose.type.replace(/_/g, " ")}${loose.model ? ` (${loose.model})` : ""}`;

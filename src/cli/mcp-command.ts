@@ -40,6 +40,7 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string,
       defaults: {
         maxIterations: config.maxIterations,
         sandbox: config.sandbox,
+        protocol: config.protocol,
         ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
         maxModelCalls: config.maxModelCalls,
         ...(config.budgetUsd !== undefined ? { budgetUsd: config.budgetUsd } : {}),

@@ -19,6 +19,7 @@ const MODEL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: strin
   { key: "contextWindow", flags: "--context-window <tokens>", description: "the model's context window; older turns are compacted to fit it" },
   { key: "stream", flags: "--stream", description: "stream model replies" },
   { key: "sandbox", flags: "--sandbox <backend>", description: "where model code runs: process (default) or isolate (RLMKIT_SANDBOX)" },
+  { key: "protocol", flags: "--protocol <name>", description: "how the model calls tools: code (default), json, tagged or native (RLMKIT_PROTOCOL)" },
 ];
 
 /** Flags of the validation hooks (`ask`, `config`). */

@@ -25,9 +25,11 @@ const SHOWN_STEPS = 4;
 export class RunSummary {
   readonly #turns = new Map<number, { readonly steps: string[]; blocks: number; replied: boolean }>();
   readonly #retries: string[] = [];
+  #degraded: string | undefined;
 
   /** Takes one session event (pass it as `onEvent`). Only the root session's turns are listed; its sub-calls are counted. */
   readonly onEvent = (event: SessionEvent): void => {
+    if (event.type === "protocol_degraded" && (event.depth ?? 0) === 0) this.#degraded = `${event.from} → ${event.to} (${clip(event.reason, 100)})`;
     if (event.type === "model_retry") {
       this.#retries.push(event.status !== undefined ? String(event.status) : event.failure);
       return;
@@ -60,6 +62,7 @@ export class RunSummary {
         steps.length > 0 ? `${steps.slice(0, SHOWN_STEPS).join(", ")}${more > 0 ? `, +${more} more` : ""}` : blocks > 0 ? `ran ${blocks} block${blocks === 1 ? "" : "s"}` : replied ? "no code to run" : "no reply from the model";
       lines.push(`  turn ${turn}: ${said}`);
     }
+    if (this.#degraded) lines.push(`  protocol: ${this.#degraded}`);
     if (this.#retries.length > 0) lines.push(`  model retries: ${this.#retries.length} (${clip(this.#retries.join(", "), 60)})`);
     if (tracePath) lines.push(`  trace: ${tracePath}`);
     return `${lines.join("\n")}\n`;

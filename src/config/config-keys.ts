@@ -5,7 +5,7 @@ import { DEFAULT_SECRET_FILES } from "../access/secret-files.ts";
 import { DEFAULT_SANDBOX_BACKEND } from "../../sandbox/sandbox.ts";
 
 /** The kind of value a configuration key holds; drives parsing of environment variables and flags. */
-export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean" | "sandbox-backend";
+export type ConfigValueKind = "string" | "url" | "positive-integer" | "positive-number" | "number" | "boolean" | "sandbox-backend" | "protocol";
 
 /** One configuration key: its file name, environment variable, flag, type and default. */
 export interface ConfigKey {
@@ -45,7 +45,8 @@ export type ConfigKeyName =
   | "validate"
   | "validatorModel"
   | "validationHooks"
-  | "validationLog";
+  | "validationLog"
+  | "protocol";
 
 /**
  * Every configuration key, in the order `rlmkit config` prints them. Values rise
@@ -72,6 +73,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "validatorModel", kind: "string", env: "RLMKIT_VALIDATOR_MODEL", flag: "--validator-model", description: "model that detects and confirms violations (default: the sub-model when one is set, else the deterministic detectors); implies validate" },
   { name: "validationHooks", kind: "string", env: "RLMKIT_VALIDATION_HOOKS", flag: "--validation-hooks", description: "JSON file of custom validation hooks (entries replace built-ins by name); implies validate" },
   { name: "validationLog", kind: "string", env: "RLMKIT_VALIDATION_LOG", flag: "--validation-log", description: "SQLite file that gets every validation round (interaction_log table); implies validate" },
+  { name: "protocol", kind: "protocol", env: "RLMKIT_PROTOCOL", flag: "--protocol", defaultValue: "code", description: "how the model calls tools: code (JavaScript blocks in a sandbox), json or tagged (calls written in its text), native (the server's tool-calling API; json when the server refuses tools)" },
 ];
 
 /** The config file looked for in the repository (or the working directory) when `--config` is not given. */

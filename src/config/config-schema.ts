@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CONFIG_KEYS, type ConfigKeyName, type ConfigValueKind } from "./config-keys.ts";
 import { clip } from "../util/clip.ts";
 import { SANDBOX_BACKENDS, type SandboxBackend } from "../../sandbox/sandbox.ts";
+import { PROTOCOL_NAMES, type ProtocolName } from "../protocols/resolve-protocol.ts";
 
 /** A configuration value, as read from the file, the environment or a flag. */
 export type ConfigValue = string | number | boolean;
@@ -18,6 +19,7 @@ const KIND_WORDS: Record<ConfigValueKind, string> = {
   number: "a number",
   boolean: "true or false",
   "sandbox-backend": SANDBOX_BACKENDS.map((backend) => `"${backend}"`).join(" or "),
+  protocol: PROTOCOL_NAMES.map((name) => `"${name}"`).join(", "),
 };
 
 /** The zod schema for one kind of value. */
@@ -37,6 +39,8 @@ export function kindSchema(kind: ConfigValueKind): z.ZodType<ConfigValue> {
       return z.boolean();
     case "sandbox-backend":
       return z.enum(SANDBOX_BACKENDS as [SandboxBackend, ...SandboxBackend[]]);
+    case "protocol":
+      return z.enum(PROTOCOL_NAMES as [ProtocolName, ...ProtocolName[]]);
   }
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SandboxBackend } from "../../sandbox/sandbox.ts";
+import type { ProtocolName } from "../protocols/resolve-protocol.ts";
 import { ConfigError } from "./config-error.ts";
 import { CONFIG_FILE_NAME, CONFIG_KEYS, type ConfigKeyName } from "./config-keys.ts";
 import { parseConfigText, validateConfigFile, type ConfigValue } from "./config-schema.ts";
@@ -35,6 +36,7 @@ export interface EffectiveConfig {
   readonly validatorModel?: string;
   readonly validationHooks?: string;
   readonly validationLog?: string;
+  readonly protocol: ProtocolName;
 }
 
 /** What {@link resolveConfig} returns: the values, where each came from, and the file read (if any). */

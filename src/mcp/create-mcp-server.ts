@@ -13,6 +13,7 @@ import { resolveQueryPath } from "./resolve-query-path.ts";
 import { DEFAULT_MAX_ITERATIONS } from "../session/session-defaults.ts";
 import { displayValue } from "../util/display-value.ts";
 import type { SandboxBackend } from "../../sandbox/sandbox.ts";
+import type { ProtocolName } from "../protocols/resolve-protocol.ts";
 
 /** Files larger than this are refused as `rlm_query` context: 50 MB. */
 export const MAX_CONTEXT_FILE_BYTES = 50 * 1024 * 1024;
@@ -29,8 +30,8 @@ export interface McpServerOptions {
   readonly createModel: () => ModelClient;
   /** Builds the sub-call model, when one is configured. */
   readonly createSubModel?: () => ModelClient;
-  /** Defaults for `rlm_query` limits (and where its code runs: `sandbox`, the session default when absent); a client's own values win. */
-  readonly defaults?: { readonly maxIterations?: number; readonly timeoutMs?: number; readonly budgetUsd?: number; readonly maxModelCalls?: number; readonly maxTokens?: number; readonly sandbox?: SandboxBackend };
+  /** Defaults for `rlm_query` limits (and where its code runs: `sandbox`, and how the model calls tools: `protocol`; the session defaults when absent); a client's own values win. */
+  readonly defaults?: { readonly maxIterations?: number; readonly timeoutMs?: number; readonly budgetUsd?: number; readonly maxModelCalls?: number; readonly maxTokens?: number; readonly sandbox?: SandboxBackend; readonly protocol?: ProtocolName };
   /** Server name and version reported to clients. */
   readonly version?: string;
 }
@@ -150,6 +151,7 @@ export function createMcpServer({ repo, openRepository, createModel, createSubMo
       repo: nav,
       maxIterations: args.maxIterations ?? defaults.maxIterations ?? DEFAULT_MAX_ITERATIONS,
       ...(defaults.sandbox !== undefined ? { sandbox: { backend: defaults.sandbox } } : {}),
+      ...(defaults.protocol !== undefined ? { protocol: defaults.protocol } : {}),
       signal,
       ...(context !== undefined ? { context } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),

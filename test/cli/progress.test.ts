@@ -28,6 +28,7 @@ describe("describeEvent: the last action in a few words", () => {
     { label: "streamed output with reasoning", input: { type: "model_progress", iteration: 1, model: "m", attempt: 1, characters: 800, reasoningCharacters: 3200, estimatedTokens: 1000 }, expected: "model writing: ~1,000 tokens so far (~800 reasoning)" },
     { label: "streamed output without reasoning", input: { type: "model_progress", iteration: 1, model: "m", attempt: 1, characters: 40, reasoningCharacters: 0, estimatedTokens: 10 }, expected: "model writing: ~10 tokens so far" },
     { label: "a block shows its first line of code", input: { type: "code_block", iteration: 1, index: 0, language: "js", code: "\n  const hits = nav_search(\"retry\")\nprint(hits)", unclosed: false }, expected: 'running block 1: const hits = nav_search("retry")' },
+    { label: "a protocol that degrades says why", input: { type: "protocol_degraded", iteration: 1, from: "native", to: "json", reason: "The model server at <url> does not take tools for model 'm' (400: m does not support tools).\nmore" }, expected: "protocol native → json: The model server at <url> does not take tools for model 'm' (400: m does not support tools)." },
     { label: "the root's session_start (nothing to say)", input: { type: "session_start", question: "q", model: "m", context: "", tools: [], maxIterations: 20 }, expected: undefined },
   ])("$label", ({ input, expected }) => {
     expect(describeEvent(event(input))).toBe(expected);

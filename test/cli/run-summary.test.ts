@@ -24,6 +24,7 @@ describe("RunSummary: what a run did, after the progress line is gone", () => {
     const events = [
       event({ type: "model_request", iteration: 1, model: "m", attempt: 1, maxAttempts: 4 }),
       event({ type: "model_retry", iteration: 1, model: "m", attempt: 1, maxAttempts: 4, failure: "status", status: 503, delayMs: 1000, message: "x" }),
+      event({ type: "protocol_degraded", iteration: 1, from: "native", to: "json", reason: "the server refuses tools" }),
       event({ type: "model_call", iteration: 1 }),
       event({ type: "code_block", iteration: 1, index: 0, code: "" }),
       event({ type: "tool_call", iteration: 1, index: 0, tool: "nav_search", args: ["retry", { limit: 5 }], line: 1, durationMs: 1 }),
@@ -47,6 +48,7 @@ describe("RunSummary: what a run did, after the progress line is gone", () => {
         '  turn 1: nav_search("retry", …), nav_read("RetryPolicy.next") failed',
         "  turn 2: block 1 failed: TypeError: x is not defined, 3× llm_query",
         "  turn 3: FINAL",
+        "  protocol: native → json (the server refuses tools)",
         "  model retries: 1 (503)",
         "  trace: /tmp/run.jsonl",
         "",
