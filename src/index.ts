@@ -107,6 +107,7 @@ export {
 } from "./toolcalls/index.ts";
 export { createJsonProtocol, FAKED_RESULT_STOP } from "./protocols/json/index.ts";
 export { createTaggedProtocol, type TaggedProtocolOptions } from "./protocols/tagged/index.ts";
+export { createNativeProtocol, type NativeProtocolOptions } from "./protocols/native/index.ts";
 export type { Tool, ToolCallContext } from "./tools/tool.ts";
 export type { NlToolOptions, TranslationExample } from "./tools/nl-options.ts";
 export {

@@ -3,6 +3,7 @@ import type { ChatMessage } from "../model/model-client.ts";
 import type { BudgetReservation } from "../subcalls/budget-tracker.ts";
 import { loadPrompt, renderPrompt } from "../prompts/prompts.ts";
 import { acceptAnswer } from "./accept-answer.ts";
+import { answerUnrunCalls } from "./answer-unrun-calls.ts";
 import { askModel } from "./ask-model.ts";
 import type { EngineSession } from "./engine-session.ts";
 import { finishSession } from "./finish-session.ts";
@@ -61,6 +62,7 @@ export async function takeTurn(session: EngineSession, sent: readonly ChatMessag
 /** Tells the model `text` in a turn where nothing ran, and records the turn as such. */
 function tell(session: EngineSession, text: string, why: string): void {
   session.emit({ type: "feedback", iteration: session.iterations, text });
+  answerUnrunCalls(session.messages, why);
   session.messages.push({ role: "user", content: text });
   session.history?.record(emptyTurnRecord(session.iterations, why));
 }

@@ -10,7 +10,7 @@ const PROTOCOLS = {
   code: () => codeProtocol,
   json: createJsonProtocol,
   tagged: () => createTaggedProtocol(),
-  native: () => createNativeProtocol(),
+  native: () => createNativeProtocol({ fallback: createJsonProtocol }),
 } satisfies Record<string, () => Protocol>;
 
 /** A protocol's name as `runSession({ protocol })` takes it. */

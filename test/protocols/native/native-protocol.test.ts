@@ -1,8 +1,17 @@
 import { describe, expect, test } from "vitest";
-import { ModelCallError, ToolsUnsupportedError, type JsonValue, type ModelResponse, type ToolCall } from "../../../src/index.ts";
-import type { ActionOutcome, PromptSetup, Protocol, ReadReplyInput } from "../../../src/engine/protocol.ts";
-import { createNativeProtocol } from "../../../src/protocols/native/index.ts";
-import { defineTool } from "../../../src/tools/define-tool.ts";
+import {
+  createNativeProtocol,
+  defineTool,
+  ModelCallError,
+  ToolsUnsupportedError,
+  type ActionOutcome,
+  type JsonValue,
+  type ModelResponse,
+  type PromptSetup,
+  type Protocol,
+  type ReadReplyInput,
+  type ToolCall,
+} from "../../../src/index.ts";
 
 const search = defineTool({
   name: "nav_search",
