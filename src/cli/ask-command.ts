@@ -11,6 +11,7 @@ import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
 import { checkContextFile } from "./context-access.ts";
 import { readContext } from "./read-context.ts";
+import { parseNlTools } from "./nl-tools-option.ts";
 import { resolveRepository } from "./repository.ts";
 import { formatRunHeader, RunSummary } from "./run-summary.ts";
 import { displayValue } from "../util/display-value.ts";
@@ -41,7 +42,7 @@ export function registerAskCommand(program: Command, io: CliIo, done: (code: num
     .addOption(new Option("--output <format>", "text: the answer; json: the result as one JSON object; jsonl: every event as a JSON line as it happens, then the result (default: text on a terminal, json otherwise)").choices(["text", "json", "jsonl"]))
     .option("--json", "the same as --output json")
     .option("--verbose", "print every step on stderr as it happens");
-  addModelOptions(command, { trace: true, validation: true });
+  addModelOptions(command, { trace: true, validation: true, sessionTools: true });
   command.action(async (question: string, options: Record<string, unknown>) => {
     done(await ask(question, options, io));
   });
@@ -99,6 +100,9 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
       budget: { maxModelCalls: config.maxModelCalls, ...(config.budgetUsd !== undefined ? { maxCostUsd: config.budgetUsd } : {}) },
       ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
       ...validationOption(config, io.cwd, buildModel),
+      ...(config.translatorModel !== undefined ? { translatorModel: buildModel(config, "translatorModel") } : {}),
+      ...(config.nlTools !== undefined ? { nlTools: parseNlTools(config.nlTools) } : {}),
+      ...(config.backgroundSessions ? { backgroundSessions: true } : {}),
     });
   } finally {
     progress?.stop();

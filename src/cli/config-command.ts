@@ -12,7 +12,7 @@ export function registerConfigCommand(program: Command, io: CliIo, done: (code: 
     .description("print the effective configuration and where each value came from (secrets masked)")
     .option("--repo <dir>", "repository whose rlmkit.config.json is read")
     .option("--json", "print as JSON");
-  addModelOptions(command, { trace: true, validation: true });
+  addModelOptions(command, { trace: true, validation: true, sessionTools: true });
   command.action((options: Record<string, unknown>) => {
     const repo = typeof options.repo === "string" ? resolveRepository(options.repo, io.cwd) : io.cwd;
     const resolved = configFromOptions(options, io, repo);

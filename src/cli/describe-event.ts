@@ -49,6 +49,10 @@ export function describeEvent(event: SessionEvent): string | undefined {
       return `${sub}${event.kind === "rlm" ? "rlm_query" : "llm_query"} ${event.error ? "failed" : event.refused ? `refused (${event.refused})` : event.cached ? "answered from cache" : "answered"}`;
     case "budget_exceeded":
       return `${sub}budget exceeded: ${event.limit}`;
+    case "translation":
+      return `${sub}${event.tool} by description → ${event.status === "translated" ? `${event.calls?.length ?? 0} call${event.calls?.length === 1 ? "" : "s"}` : event.status}`;
+    case "background_task":
+      return `${sub}background ${event.taskId}: ${event.state}${event.error ? ` (${firstLine(event.error)})` : ""}`;
     case "validation":
       if (event.violations.length > 0) return `${sub}validation: ${event.violations.map((violation) => violation.hook).join(", ")}${event.correction ? " (corrected)" : ""}`;
       return event.notes.length > 0 ? `${sub}validation: ${firstLine(event.notes[0]!)}` : undefined;

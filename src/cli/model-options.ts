@@ -30,12 +30,20 @@ const VALIDATION_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: 
   { key: "validationLog", flags: "--validation-log <file>", description: "SQLite file recording every validation round (RLMKIT_VALIDATION_LOG)" },
 ];
 
-/** Adds `--config` and the model flags to a command (with `validation`, the validation flags too). */
-export function addModelOptions(command: Command, { trace = false, validation = false }: { trace?: boolean; validation?: boolean } = {}): Command {
+/** Flags of background sessions and tools called by description (`ask`, `config`). */
+const SESSION_TOOL_FLAGS: readonly { readonly key: ConfigKeyName; readonly flags: string; readonly description: string }[] = [
+  { key: "backgroundSessions", flags: "--background-sessions", description: "spawn_sub_session and await_sub_sessions: child sessions in the background (RLMKIT_BACKGROUND_SESSIONS)" },
+  { key: "nlTools", flags: "--nl-tools <names>", description: "tools the model calls by description: comma-separated names (e.g. spawn_sub_session), all, or none (RLMKIT_NL_TOOLS)" },
+  { key: "translatorModel", flags: "--translator-model <name>", description: "model that expands calls written as descriptions (default: --sub-model; RLMKIT_TRANSLATOR_MODEL)" },
+];
+
+/** Adds `--config` and the model flags to a command (with `validation`, the validation flags too; with `sessionTools`, those of background sessions and tools by description). */
+export function addModelOptions(command: Command, { trace = false, validation = false, sessionTools = false }: { trace?: boolean; validation?: boolean; sessionTools?: boolean } = {}): Command {
   command.option("--config <file>", "configuration file (default: rlmkit.config.json in the repository)");
   for (const flag of MODEL_FLAGS) command.addOption(new Option(flag.flags, flag.description));
   if (trace) command.option("--trace <file>", "write the session's events to this JSONL file (RLMKIT_TRACE)");
   if (validation) for (const flag of VALIDATION_FLAGS) command.addOption(new Option(flag.flags, flag.description));
+  if (sessionTools) for (const flag of SESSION_TOOL_FLAGS) command.addOption(new Option(flag.flags, flag.description));
   command.option("--secret-files <globs>", "files never shown to the model besides .git/ and ignored ones: comma-separated globs, or none (RLMKIT_SECRET_FILES)");
   return command;
 }
@@ -43,7 +51,7 @@ export function addModelOptions(command: Command, { trace = false, validation = 
 /** Resolves the configuration from a command's parsed options, the environment and the config file. */
 export function configFromOptions(options: Record<string, unknown>, io: CliIo, searchDir: string): ResolvedConfig {
   const flags: Partial<Record<ConfigKeyName, string | boolean>> = {};
-  for (const { key } of [...MODEL_FLAGS, ...VALIDATION_FLAGS, { key: "trace" as const }, { key: "secretFiles" as const }]) {
+  for (const { key } of [...MODEL_FLAGS, ...VALIDATION_FLAGS, ...SESSION_TOOL_FLAGS, { key: "trace" as const }, { key: "secretFiles" as const }]) {
     const value = options[key];
     if (typeof value === "string" || typeof value === "boolean") flags[key] = value;
   }

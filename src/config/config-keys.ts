@@ -46,7 +46,10 @@ export type ConfigKeyName =
   | "validatorModel"
   | "validationHooks"
   | "validationLog"
-  | "protocol";
+  | "protocol"
+  | "translatorModel"
+  | "nlTools"
+  | "backgroundSessions";
 
 /**
  * Every configuration key, in the order `rlmkit config` prints them. Values rise
@@ -72,6 +75,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { name: "validate", kind: "boolean", env: "RLMKIT_VALIDATE", flag: "--validate", defaultValue: false, description: "run the validation hooks: claimed-but-not-done actions, invented output, answers after failures, ungrounded citations, secrets in tool results" },
   { name: "validatorModel", kind: "string", env: "RLMKIT_VALIDATOR_MODEL", flag: "--validator-model", description: "model that detects and confirms violations (default: the sub-model when one is set, else the deterministic detectors); implies validate" },
   { name: "validationHooks", kind: "string", env: "RLMKIT_VALIDATION_HOOKS", flag: "--validation-hooks", description: "JSON file of custom validation hooks (entries replace built-ins by name); implies validate" },
+  { name: "translatorModel", kind: "string", env: "RLMKIT_TRANSLATOR_MODEL", flag: "--translator-model", description: "model that expands tool calls written as descriptions (default: the sub-model)" },
+  { name: "nlTools", kind: "string", env: "RLMKIT_NL_TOOLS", flag: "--nl-tools", description: "tools the model calls by description, expanded by the translator model: comma-separated names, all, or none" },
+  { name: "backgroundSessions", kind: "boolean", env: "RLMKIT_BACKGROUND_SESSIONS", flag: "--background-sessions", defaultValue: false, description: "give the model spawn_sub_session and await_sub_sessions: child sessions in the background" },
   { name: "validationLog", kind: "string", env: "RLMKIT_VALIDATION_LOG", flag: "--validation-log", description: "SQLite file that gets every validation round (interaction_log table); implies validate" },
   { name: "protocol", kind: "protocol", env: "RLMKIT_PROTOCOL", flag: "--protocol", defaultValue: "code", description: "how the model calls tools: code (JavaScript blocks in a sandbox), json or tagged (calls written in its text), native (the server's tool-calling API; json when the server refuses tools)" },
 ];

@@ -37,6 +37,10 @@ export interface EffectiveConfig {
   readonly validationHooks?: string;
   readonly validationLog?: string;
   readonly protocol: ProtocolName;
+  readonly translatorModel?: string;
+  /** Comma-separated tool names, `all` or `none`. */
+  readonly nlTools?: string;
+  readonly backgroundSessions: boolean;
 }
 
 /** What {@link resolveConfig} returns: the values, where each came from, and the file read (if any). */
