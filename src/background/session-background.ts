@@ -1,24 +1,14 @@
-import type { SessionEventInput } from "../core/events.ts";
 import type { SessionResult } from "../core/session-result.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { CallTree } from "../subcalls/call-tree.ts";
-import type { UsageLedger } from "../subcalls/usage-ledger.ts";
+import type { SubcallContext } from "../subcalls/subcall-functions.ts";
 import { createBackgroundScheduler, type BackgroundScheduler } from "./background-scheduler.ts";
 import type { BackgroundChildRequest } from "./background-task.ts";
 import { createBackgroundTools } from "./background-tools.ts";
 
-/** What a session lends its background tasks. */
-export interface SessionBackgroundContext {
-  readonly tree: CallTree;
-  readonly ledger: UsageLedger;
-  /** The spawning session's depth; its children run at depth + 1. */
-  readonly depth: number;
+/** What a session lends its background tasks: what it lends its sub-calls (children run at depth + 1), its signal and its child-session runner. */
+export interface SessionBackgroundContext extends Pick<SubcallContext, "tree" | "ledger" | "depth" | "emit" | "iteration" | "childSandboxMemoryMb"> {
   /** The session's own signal: every task ends with the session. */
   readonly signal: AbortSignal;
-  readonly emit: (event: SessionEventInput) => void;
-  readonly iteration: () => number;
-  /** Memory a child's sandbox claims at the child-session gate, in MB. */
-  readonly childSandboxMemoryMb: number;
   /** Runs one child session in the session's call tree (the runner `rlm_query` uses, given the task's mode). */
   readonly runChild: (request: BackgroundChildRequest) => Promise<SessionResult>;
 }

@@ -1,24 +1,13 @@
-import type { SessionEventInput } from "../core/events.ts";
-import type { BudgetHit } from "../core/usage.ts";
 import { estimateTokens } from "../model/estimate-tokens.ts";
 import type { ModelClient } from "../model/model-client.ts";
-import type { CallTree } from "../subcalls/call-tree.ts";
 import { priceCall } from "../subcalls/price-table.ts";
-import type { UsageLedger } from "../subcalls/usage-ledger.ts";
+import type { SubcallContext } from "../subcalls/subcall-functions.ts";
 import type { TranslationRequest } from "./nl-tool.ts";
 import { translateToolCall, type TranslateResult } from "./translate-tool-call.ts";
 
-/** What a session lends its translator. */
-export interface SessionTranslatorContext {
+/** What a session lends its translator: what it lends its sub-calls (translator calls count at depth + 1, as they do), and the translator model. */
+export interface SessionTranslatorContext extends Pick<SubcallContext, "tree" | "ledger" | "depth" | "emit" | "iteration" | "now" | "reportBudget"> {
   readonly model: ModelClient;
-  readonly tree: CallTree;
-  readonly ledger: UsageLedger;
-  /** The session's depth; translator calls count at depth + 1, as sub-calls do. */
-  readonly depth: number;
-  readonly emit: (event: SessionEventInput) => void;
-  readonly iteration: () => number;
-  readonly now: () => number;
-  readonly reportBudget: (hit: BudgetHit) => void;
 }
 
 /**
