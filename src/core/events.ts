@@ -106,14 +106,14 @@ export interface BackgroundTaskEventFields {
 /** A point of the turn where session hooks run (see `SessionHook`). */
 export type HookPoint = "after_reply" | "before_tool" | "after_tool" | "before_answer";
 
-/** A hook vetoed, corrected or warned at one point of a turn. */
+/** A hook vetoed, corrected, warned or discarded a reply at one point of a turn. */
 export interface HookEventFields {
   readonly type: "hook";
   readonly iteration: number;
   readonly point: HookPoint;
   /** The `name` of the hook that acted. */
   readonly hook: string;
-  readonly action: "veto" | "correct" | "warn";
+  readonly action: "veto" | "correct" | "warn" | "discard";
   /** The reason, correction or warning as the hook gave it. */
   readonly message: string;
 }

@@ -44,6 +44,12 @@ interface HookContextBase {
   veto(reason: string): void;
   /** Records a warning in the trace (no effect on the turn). */
   warn(message: string): void;
+  /**
+   * `after_reply` only: drops the reply from the history as if it had never been
+   * written (none of it runs; a correction then asks again without it). At other
+   * points it is recorded and has no effect.
+   */
+  discard(reason: string): void;
 }
 
 /**

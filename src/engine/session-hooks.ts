@@ -10,10 +10,12 @@ const POINTS: readonly HookPoint[] = ["after_reply", "before_tool", "after_tool"
 export interface HookVerdict {
   readonly vetoes: readonly string[];
   readonly corrections: readonly string[];
+  /** Reasons of hooks that asked for the reply to be dropped from the history (`after_reply`). */
+  readonly discards: readonly string[];
 }
 
 /** A hook context before the session's `correct`/`veto`/`warn` are attached. */
-export type HookContextFields = HookContext extends infer Context ? (Context extends unknown ? Omit<Context, "correct" | "veto" | "warn"> : never) : never;
+export type HookContextFields = HookContext extends infer Context ? (Context extends unknown ? Omit<Context, "correct" | "veto" | "warn" | "discard"> : never) : never;
 
 /**
  * The hooks of one session, composed per point. Each veto, correction and warning
@@ -51,13 +53,15 @@ export class SessionHooks {
   /** Runs the hooks of `fields.point` on a context made of `fields`, and says what they asked for; `fields` sees their changes. */
   async run(fields: HookContextFields): Promise<HookVerdict> {
     const hooks = this.#byPoint.get(fields.point);
-    if (!hooks) return { vetoes: [], corrections: [] };
+    if (!hooks) return { vetoes: [], corrections: [], discards: [] };
     const vetoes: string[] = [];
     const corrections: string[] = [];
-    const record = (hook: string, action: "veto" | "correct" | "warn", message: string): void => {
+    const discards: string[] = [];
+    const record: Recorder = (hook, action, message) => {
       const text = String(message);
       if (action === "veto") vetoes.push(text);
       if (action === "correct") corrections.push(text);
+      if (action === "discard") discards.push(text);
       this.#emit({ type: "hook", iteration: fields.iteration, point: fields.point, hook, action, message: text });
     };
     try {
@@ -67,7 +71,7 @@ export class SessionHooks {
       throw error;
     }
     this.#corrections.push(...corrections);
-    return { vetoes, corrections };
+    return { vetoes, corrections, discards };
   }
 }
 
@@ -85,14 +89,16 @@ export function validateHooks(hooks: unknown): readonly SessionHook[] {
   return hooks as readonly SessionHook[];
 }
 
-type Recorder = (hook: string, action: "veto" | "correct" | "warn", message: string) => void;
+type Recorder = (hook: string, action: HookAction, message: string) => void;
+type HookAction = "veto" | "correct" | "warn" | "discard";
+const ACTIONS: ReadonlySet<PropertyKey> = new Set<HookAction>(["veto", "correct", "warn", "discard"]);
 
 /** The hook's middleware, seeing the shared context through a view whose veto/correct/warn carry the hook's name. */
 function named(hook: SessionHook, point: HookPoint, record: Recorder): (context: HookContext, next: () => Promise<void>) => Promise<void> {
   return async (context, next) => {
-    const actions = { veto: (reason: string) => record(hook.name, "veto", reason), correct: (message: string) => record(hook.name, "correct", message), warn: (message: string) => record(hook.name, "warn", message) };
+    const act = (action: HookAction) => (message: string) => record(hook.name, action, message);
     const view = new Proxy(context, {
-      get: (target, key) => (key === "veto" || key === "correct" || key === "warn" ? actions[key] : Reflect.get(target, key)),
+      get: (target, key) => (ACTIONS.has(key) ? act(key as HookAction) : Reflect.get(target, key)),
     });
     try {
       await hook.run(view, next);

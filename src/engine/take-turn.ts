@@ -27,13 +27,15 @@ export async function takeTurn(session: EngineSession, sent: readonly ChatMessag
   if ("result" in asked) return asked;
   const { response, reply } = asked;
   const verdict = await session.hooks.run({ ...hookBase(session), point: "after_reply", reply, response });
+  // A discarded reply leaves the history as if it had not been written; what the model is told next joins the message before it.
+  if (verdict.discards.length > 0) dropReply(session, reply.history);
   if (verdict.corrections.length > 0 && session.corrections < session.limits.maxCorrections) {
     session.corrections++;
     tell(session, renderPrompt(loadPrompt("hook-correction"), { corrections: session.hooks.takeCorrections().join("\n\n") }).trimEnd(), "a hook asked for another reply");
     return { next: "reask" };
   }
-  if (verdict.vetoes.length > 0) {
-    const vetoed = renderPrompt(loadPrompt("reply-vetoed"), { reasons: verdict.vetoes.join("; ") }).trimEnd();
+  if (verdict.vetoes.length > 0 || verdict.discards.length > 0) {
+    const vetoed = renderPrompt(loadPrompt("reply-vetoed"), { reasons: [...verdict.vetoes, ...verdict.discards].join("; ") }).trimEnd();
     tell(session, [vetoed, ...session.hooks.takeCorrections()].join("\n\n"), "a hook vetoed the reply");
     return { next: "turn" };
   }
@@ -59,10 +61,22 @@ export async function takeTurn(session: EngineSession, sent: readonly ChatMessag
   return runActions(session, reply);
 }
 
-/** Tells the model `text` in a turn where nothing ran, and records the turn as such. */
+/** Tells the model `text` in a turn where nothing ran, and records the turn as such. After a discarded reply the text joins the user message it would follow. */
 function tell(session: EngineSession, text: string, why: string): void {
   session.emit({ type: "feedback", iteration: session.iterations, text });
   answerUnrunCalls(session.messages, why);
+  const last = session.messages.at(-1);
+  if (last?.role === "user") {
+    // No exchange was added (the reply was discarded), so there is no turn to record either.
+    session.messages[session.messages.length - 1] = { ...last, content: `${last.content}\n\n${text}` };
+    return;
+  }
   session.messages.push({ role: "user", content: text });
   session.history?.record(emptyTurnRecord(session.iterations, why));
+}
+
+/** Removes a reply's assistant message from the history (a hook discarded it). */
+function dropReply(session: EngineSession, message: ChatMessage): void {
+  const index = session.messages.lastIndexOf(message);
+  if (index >= 0) session.messages.splice(index, 1);
 }

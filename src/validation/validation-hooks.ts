@@ -76,6 +76,8 @@ export function validationHooks(validator: Validator, options: ValidationHooksOp
             replies.set(context.sessionId, [...earlier, { iteration: context.iteration, text: context.response.text }].slice(-(REPETITION_WINDOW + 4)));
             const result = await round(context, "post_inference", { reply: context.response.text, recentReplies, only: replyHooks });
             if (result.halt) context.veto(reasons(result));
+            // killOnDetect: the reply is dropped from the history, so the model answers the correction without it.
+            if (result.discard) context.discard(reasons(result));
             if (result.correction) context.correct(result.correction);
             break;
           }

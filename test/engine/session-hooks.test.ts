@@ -77,6 +77,38 @@ describe("after_reply", () => {
   });
 });
 
+describe("after_reply: discard", () => {
+  test("a discarded reply leaves the history; the correction joins the message before it and the model answers without its reply", async () => {
+    const model = new ScriptedModel(["The secret is 42, trust me.", js('FINAL("checked")')]);
+    const drop = hook("drop-claims", ["after_reply"], (context) => {
+      if (context.point === "after_reply" && context.reply.words.includes("trust me")) {
+        context.discard("claims without checking");
+        context.correct("Check before you claim.");
+      }
+    });
+    const { result, hookEvents } = await run({ model, hooks: [drop] });
+    expect(result).toMatchObject({ status: "final", answer: "checked", iterations: 1 });
+    const second = model.requests[1]!.messages;
+    expect(second.map((message) => message.role)).toEqual(["system", "user"]);
+    expect(second.some((message) => message.content.includes("trust me"))).toBe(false);
+    expect(second[1]!.content).toMatch(/^[\s\S]*q[\s\S]*\n\nYour last reply was not acted on\. Reply again, with this in mind:\n\nCheck before you claim\.$/);
+    expect(hookEvents.map((event) => event.type === "hook" && [event.action, event.message])).toEqual([["discard", "claims without checking"], ["correct", "Check before you claim."]]);
+  });
+
+  test("a discarded reply with no correction left runs nothing, and the history still alternates", async () => {
+    const model = new ScriptedModel([js('const hit = lookup("a")\nprint("ran")'), js('FINAL("done")')]);
+    const drop = hook("drop-first", ["after_reply"], (context) => {
+      if (context.iteration === 1) context.discard("not this one");
+    });
+    const { result } = await run({ model, hooks: [drop] });
+    expect(result).toMatchObject({ status: "final", answer: "done", iterations: 2 });
+    expect(calls).toEqual([]);
+    const second = model.requests[1]!.messages;
+    expect(second.map((message) => message.role)).toEqual(["system", "user"]);
+    expect(second[1]!.content.endsWith("Nothing of your last reply was run: not this one")).toBe(true);
+  });
+});
+
 describe("before_tool and after_tool", () => {
   test("a veto of a call intercepted in a block fails the block before any of it runs", async () => {
     const model = new ScriptedModel([js('const hit = lookup("private")\nprint("ran")'), js('FINAL("done")')]);

@@ -35,6 +35,18 @@ describe("sessions with validation", () => {
     expect(validations(events).filter((event) => event.point === "before_tool").map((event) => event.checked)).toEqual([["tool_schema_validation"]]);
   });
 
+  test("killOnDetect drops the violating reply from the history: the model answers the correction without it", async () => {
+    const claim = "I searched the repository and found that retries are decided by shouldRetry in src/retry.ts, which retries on 429 and 5xx.";
+    const { model, events, result } = await run([claim, js('const hits = nav_search("shouldRetry")\nFINAL(hits.matches[0].path)')], { validation: { hooks: { phantom_tool_result: { killOnDetect: true } } } });
+    expect(result).toMatchObject({ status: "final", answer: "src/retry.ts" });
+    const second = model.requests[1]!.messages;
+    // The reply is gone (the correction quotes the claim it names, nothing more).
+    expect(second.map((message) => message.role)).toEqual(["system", "user"]);
+    expect(second[1]!.content.startsWith("Question: How are retries decided?")).toBe(true);
+    expect(second.at(-1)!.content).toContain("You presented data as if a tool or your code had produced it, but nothing was run to get it");
+    expect(events.filter((event) => event.type === "hook").map((event) => event.type === "hook" && event.action)).toEqual(["discard", "correct"]);
+  });
+
   test("a model invents a block's output and answers in the same reply, is corrected, and answers from the real output", async () => {
     const invented = js('const hits = nav_search("retryDelay")\nprint(`count=${hits.matches.length}`)') + "\nOutput: count=7\n\nSo it is used 7 times.\n" + js('FINAL("7 uses")');
     const { model, events, result } = await run([
