@@ -28,6 +28,7 @@ export function recordingContext(answer = "42"): HookContext & { readonly action
     correct: (message) => actions.push(`correct:${message}`),
     veto: (reason) => actions.push(`veto:${reason}`),
     warn: (message) => actions.push(`warn:${message}`),
+    discard: (reason) => actions.push(`discard:${reason}`),
     actions,
   };
 }
