@@ -70,9 +70,9 @@ type StopReason = "timeout" | "host-wait";
  * await sandbox.dispose();
  */
 export async function createIsolateSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = new IsolateSandbox(options);
-  await sandbox.reset();
-  return sandbox;
+  // The isolate itself starts on first use: a session that sets its context first
+  // (which may need a bigger heap) then creates one isolate, not two.
+  return new IsolateSandbox(options);
 }
 
 const catastropheListeners = new Set<() => void>();
@@ -127,7 +127,7 @@ class IsolateSandbox implements Sandbox {
     let failure: unknown;
     try {
       // A large value needs a bigger heap; the limit is fixed per isolate, so start a new one.
-      if (this.#memoryLimit() > before) await this.#renew();
+      if (!this.#live || this.#memoryLimit() > before) await this.#renew();
       else await this.#set(await this.#current(), name, value);
     } catch (error) {
       failure = error;
@@ -157,13 +157,16 @@ class IsolateSandbox implements Sandbox {
   }
 
   async defineStub(name: string, message: string): Promise<void> {
+    // The isolate first: starting one applies every stub already recorded.
+    const live = await this.#current();
     this.#stubs.set(name, message);
-    await applyStub(await this.#current(), name, message);
+    await applyStub(live, name, message);
   }
 
   async exposeFunction(name: string, fn: HostFunction): Promise<void> {
+    const live = await this.#current();
     this.#functions.set(name, fn);
-    await applyExpose(await this.#current(), name);
+    await applyExpose(live, name);
   }
 
   async execute(code: string): Promise<ExecutionResult> {
@@ -284,8 +287,12 @@ class IsolateSandbox implements Sandbox {
     await this.#renew();
   }
 
-  /** The live isolate; one that went away while no block ran is replaced, and the next block is told. */
+  /** The live isolate, started on first use; one that went away while no block ran is replaced, and the next block is told. */
   async #current(): Promise<Live> {
+    if (!this.#disposed && !this.#live) {
+      await this.#renew();
+      return this.#alive();
+    }
     const live = this.#alive();
     if (!live.isolate.isDisposed && !live.catastrophic) return live;
     this.#lostBetweenBlocks = true;

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Sandbox, SandboxFactory, SandboxOptions } from "./sandbox.ts";
 import { openProcessSandbox, type WorkerSource } from "./process-sandbox.ts";
-import { WorkerProcess } from "./worker-process.ts";
+import { WORKER_STALL_MS, WorkerProcess } from "./worker-process.ts";
 
 /** MB a worker process may use beyond what its sandboxes are allowed (Node, isolated-vm, idle isolates). */
 export const WORKER_BASE_MEMORY_MB = 384;
@@ -14,6 +14,13 @@ export interface ProcessSandboxOptions {
   readonly workers?: number;
   /** MB a worker may use on top of its sandboxes' own limits before the host stops it. Default {@link WORKER_BASE_MEMORY_MB}. */
   readonly workerBaseMemoryMb?: number;
+  /**
+   * Milliseconds a worker may take to start, or to answer a request that is not a
+   * block (opening a sandbox, setting a global), before the host stops it as stuck
+   * and its sandboxes continue on a fresh worker. Blocks are governed by their own
+   * time limit instead. Default {@link WORKER_STALL_MS}.
+   */
+  readonly stallTimeoutMs?: number;
 }
 
 /** The `process` backend's factory: it owns a pool of worker processes until `close()`. */
@@ -34,7 +41,8 @@ export interface ProcessSandboxFactory extends SandboxFactory {
  * A worker that is stopped or crashes costs only the blocks running in it (they
  * end with a clear error); its sandboxes continue on a fresh worker with their
  * persistent globals, stubs and functions, and are told their variables were lost.
- * Idle workers do not keep the host process alive.
+ * A worker that stops answering (see `stallTimeoutMs`) is stopped the same way, and
+ * no worker outlives the host process. Idle workers do not keep the host process alive.
  *
  * @example
  * const factory = createProcessSandboxFactory();
@@ -42,7 +50,15 @@ export interface ProcessSandboxFactory extends SandboxFactory {
  * await factory.close();
  */
 export function createProcessSandboxFactory(options: ProcessSandboxOptions = {}): ProcessSandboxFactory {
-  const pool = new ProcessPool(options);
+  return processSandboxFactory(options);
+}
+
+/**
+ * {@link createProcessSandboxFactory} with another worker program (tests use one that misbehaves).
+ * @internal
+ */
+export function processSandboxFactory(options: ProcessSandboxOptions, workerPath?: string): ProcessSandboxFactory {
+  const pool = new ProcessPool(options, workerPath);
   return {
     backend: "process",
     create: (limits?: SandboxOptions): Promise<Sandbox> => openProcessSandbox(pool, limits),
@@ -62,15 +78,20 @@ export function sharedProcessSandboxFactory(): ProcessSandboxFactory {
 class ProcessPool implements WorkerSource {
   readonly #size: number;
   readonly #baseMb: number;
+  readonly #stallMs: number;
+  readonly #workerPath?: string;
   readonly #workers = new Set<WorkerProcess>();
   #timer?: NodeJS.Timeout;
   #closed = false;
 
-  constructor({ workers = availableParallelism(), workerBaseMemoryMb = WORKER_BASE_MEMORY_MB }: ProcessSandboxOptions) {
+  constructor({ workers = availableParallelism(), workerBaseMemoryMb = WORKER_BASE_MEMORY_MB, stallTimeoutMs = WORKER_STALL_MS }: ProcessSandboxOptions, workerPath?: string) {
     if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`process sandbox option workers must be a positive integer, got ${workers}.`);
     if (!Number.isFinite(workerBaseMemoryMb) || workerBaseMemoryMb <= 0) throw new RangeError(`process sandbox option workerBaseMemoryMb must be a positive number, got ${workerBaseMemoryMb}.`);
+    if (!Number.isFinite(stallTimeoutMs) || stallTimeoutMs <= 0) throw new RangeError(`process sandbox option stallTimeoutMs must be a positive number of milliseconds, got ${stallTimeoutMs}.`);
     this.#size = workers;
     this.#baseMb = workerBaseMemoryMb;
+    this.#stallMs = stallTimeoutMs;
+    this.#workerPath = workerPath;
   }
 
   async pick(): Promise<WorkerProcess> {
@@ -99,7 +120,7 @@ class ProcessPool implements WorkerSource {
     let serving = 0;
     for (const worker of this.#workers) if (!worker.retiring) serving++;
     for (; serving < this.#size; serving++) {
-      const worker = new WorkerProcess();
+      const worker = new WorkerProcess({ path: this.#workerPath, stallMs: this.#stallMs });
       worker.onGone = (gone) => {
         this.#workers.delete(gone);
         // Keep the pool warm: the sandboxes of the lost worker come back at once.

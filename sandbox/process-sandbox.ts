@@ -55,6 +55,8 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   /** The worker went away while no block ran: the next block is told and does not run. */
   #lostBetweenBlocks?: WorkerLoss;
   #running?: Running;
+  /** A block has run: from then on, losing the worker loses the guest's variables. */
+  #hasRun = false;
   #busy = false;
   #disposed = false;
 
@@ -66,7 +68,14 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   /** Opens the sandbox in a worker and applies what must survive; tries a second worker if the first goes away meanwhile. */
   async attach(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const worker = await this.#source.pick();
+      let worker: WorkerProcess;
+      try {
+        worker = await this.#source.pick();
+      } catch (error) {
+        // The picked worker never started (it crashed or was stopped as stuck): try another.
+        if (!(error instanceof WorkerLostError) || attempt >= 2) throw error;
+        continue;
+      }
       const id = worker.adopt(this);
       try {
         await worker.request("open", id, this.#limits);
@@ -115,6 +124,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   async reset(): Promise<void> {
     await this.#request("reset");
     this.#lostBetweenBlocks = undefined;
+    this.#hasRun = false;
   }
 
   async execute(code: string): Promise<ExecutionResult> {
@@ -131,6 +141,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
       }
       if (!this.#attached) await this.attach();
       const { worker, id } = this.#attached!;
+      this.#hasRun = true;
       // The block's time starts now: starting a fresh worker and reopening the sandbox in it do not count.
       const running: Running = { started: performance.now(), waited: 0, inFlight: 0, waitingSince: 0 };
       this.#running = running;
@@ -186,7 +197,8 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
 
   lost(loss: WorkerLoss): void {
     this.#attached = undefined;
-    if (!this.#running && !this.#disposed) this.#lostBetweenBlocks ??= loss;
+    // Before any block ran there were no variables to lose: the sandbox simply moves.
+    if (!this.#running && !this.#disposed && this.#hasRun) this.#lostBetweenBlocks ??= loss;
   }
 
   /** The heap limit, plus persistent globals three times over: the isolate's copy and the worker's copies in transit. */

@@ -8,6 +8,37 @@ import type { HostMessage, WorkerMessage, WorkerOp } from "./worker-protocol.ts"
 /** The worker program, next to this file (`.ts` in a checkout run by Node 24, `.js` once built). */
 const WORKER_PATH = fileURLToPath(new URL(`./sandbox-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
+/**
+ * How long a worker may take to start or to answer a request other than `execute`
+ * (whose time the block's own limit governs) before the host stops it as stuck.
+ * Such requests take milliseconds; a worker that does not answer is wedged (a V8
+ * deadlock inside `new Isolate`, say) and would otherwise hang its sessions forever.
+ */
+export const WORKER_STALL_MS = 15_000;
+/** Extra time allowed per MB of a value sent with `persist` or `set` (copying it in). */
+const STALL_MS_PER_MB = 100;
+
+/** Every live worker, killed when the host process exits so that none outlives it. */
+const children = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const worker of children) worker.kill("SIGKILL");
+  });
+}
+
+/** Options of a {@link WorkerProcess}. */
+export interface WorkerProcessOptions {
+  /** The worker program (tests substitute one). Default: `sandbox-worker` next to this file. */
+  readonly path?: string;
+  /** See {@link WORKER_STALL_MS}. */
+  readonly stallMs?: number;
+}
+
 /** Why a worker process went away, as the blocks it was running are told. */
 export interface WorkerLoss {
   /** `timeout`: the host stopped it for a block over its time limit; `memory`: over its memory cap; `crash`: it ended by itself. */
@@ -58,15 +89,21 @@ export class WorkerProcess {
   /** Called once when the process has gone away. */
   onGone: (worker: WorkerProcess) => void = () => undefined;
 
-  constructor() {
-    this.#child = fork(WORKER_PATH, [], { serialization: "advanced", stdio: ["ignore", "ignore", "ignore", "ipc"], execArgv: [] });
+  readonly #stallMs: number;
+
+  constructor({ path = WORKER_PATH, stallMs = WORKER_STALL_MS }: WorkerProcessOptions = {}) {
+    this.#stallMs = stallMs;
+    this.#child = fork(path, [], { serialization: "advanced", stdio: ["ignore", "ignore", "ignore", "ipc"], execArgv: [] });
     this.#child.unref();
+    track(this.#child);
     // Starting counts as pending: a host that waits for a sandbox must stay alive.
     this.#active(+1);
     let started: () => void = () => undefined;
     let failed: (error: Error) => void = () => undefined;
     this.ready = new Promise<void>((resolve, reject) => ((started = resolve), (failed = reject)));
     this.ready.catch(() => undefined);
+    const startDeadline = setTimeout(() => this.#stuck("start"), stallMs).unref();
+    this.ready.then(() => clearTimeout(startDeadline), () => clearTimeout(startDeadline));
     this.#child.on("message", (message: WorkerMessage) => {
       if (message[0] === "ready") {
         started();
@@ -143,11 +180,15 @@ export class WorkerProcess {
   request(op: WorkerOp, id: number, ...args: unknown[]): Promise<unknown> {
     if (this.gone) return Promise.reject(new WorkerLostError(this.#loss ?? { kind: "crash", detail: "its worker process had ended" }));
     const seq = ++this.#seq;
-    return new Promise((resolve, reject) => {
+    const answered = new Promise((resolve, reject) => {
       this.#pending.set(seq, { resolve, reject });
       this.#active(+1);
       this.#send([op, seq, id, ...args] as unknown as HostMessage);
     });
+    if (op === "execute") return answered;
+    const allowed = this.#stallMs + STALL_MS_PER_MB * Math.ceil(args.reduce<number>((sum, arg) => sum + jsonLength(arg), 0) / (1024 * 1024));
+    const deadline = setTimeout(() => this.#stuck(op, allowed), allowed).unref();
+    return answered.finally(() => clearTimeout(deadline));
   }
 
   /** Stops the process at once; every pending request fails with `loss`. */
@@ -155,6 +196,12 @@ export class WorkerProcess {
     if (this.gone) return;
     this.#loss = loss;
     this.#child.kill("SIGKILL");
+  }
+
+  /** The worker did not start or answer in time: it is wedged, so stop it; its tenants continue on a fresh one. */
+  #stuck(what: WorkerOp | "start", allowedMs = this.#stallMs): void {
+    const doing = what === "start" ? "start" : `answer a '${what}' request`;
+    this.kill({ kind: "crash", detail: `its worker process did not ${doing} within ${Math.round(allowedMs / 1000)} s and was stopped as stuck` });
   }
 
   #send(message: HostMessage): void {
@@ -195,4 +242,13 @@ export class WorkerProcess {
   #idle(): void {
     this.#child.channel?.unref();
   }
+}
+
+/** Roughly how many characters `value` takes as JSON, without building the JSON. */
+function jsonLength(value: unknown, depth = 0): number {
+  if (typeof value === "string") return value.length + 2;
+  if (value === null || typeof value !== "object" || depth > 64) return 8;
+  let total = 2;
+  for (const [key, item] of Object.entries(value)) total += jsonLength(item, depth + 1) + key.length + 4;
+  return total;
 }
