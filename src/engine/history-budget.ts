@@ -23,8 +23,9 @@ export function turnMaxTokens(requested: number, contextWindow: number | undefin
 
 /**
  * Keeps the history within a model's context window. The history is
- * `[system, question, assistant, user, assistant, user, …]`: one turn is an
- * assistant reply and the user message that answers it. Before each call,
+ * `[system, question, …turns]`: one turn is an assistant reply and the messages
+ * that answer it (one user message, or with native tool calling one `tool`
+ * message per call, which always stay with the reply that made the calls). Before each call,
  * {@link fit} estimates the prompt; over budget, the oldest turns are replaced by
  * their records (see `turnRecord`) appended to the question, so the system prompt,
  * the question and the last turns stay whole and the roles still alternate.
@@ -55,16 +56,19 @@ export class HistoryBudget {
    * the {@link Compaction} when this call compacted or cut anything.
    */
   fit(messages: readonly ChatMessage[]): { readonly messages: readonly ChatMessage[]; readonly compaction?: Compaction } {
-    const turns = Math.floor((messages.length - 2) / 2);
-    if (messages.length < 2 || messages.length % 2 !== 0) return { messages };
-    let view = this.#view(messages, this.#compacted);
+    if (messages.length < 2) return { messages };
+    const starts = turnStarts(messages);
+    const turns = starts.length;
+    // Never past the turns there are (a caller may pass a shorter history than before).
+    this.#compacted = Math.min(this.#compacted, Math.max(0, turns - 1));
+    let view = this.#view(messages, starts, this.#compacted);
     const tokensBefore = estimate(view.messages);
     if (tokensBefore <= this.budgetTokens) return { messages: view.messages };
 
     const before = this.#compacted;
     const target = Math.floor(this.budgetTokens * COMPACT_TO);
     for (const keep of [DEFAULT_KEEP_TURNS, 1]) {
-      while (this.#compacted < turns - keep && estimate(view.messages) > target) view = this.#view(messages, ++this.#compacted);
+      while (this.#compacted < turns - keep && estimate(view.messages) > target) view = this.#view(messages, starts, ++this.#compacted);
       if (estimate(view.messages) <= this.budgetTokens) break;
     }
     let sent = view.messages;
@@ -79,7 +83,7 @@ export class HistoryBudget {
       const excessChars = (estimate(sent) - this.budgetTokens) * 4 + 200;
       const keepChars = Math.max(200, message.content.length - excessChars);
       if (keepChars >= message.content.length) break;
-      copy[longest] = { role: message.role, content: clipMiddle(message.content, keepChars) };
+      copy[longest] = { ...message, content: clipMiddle(message.content, keepChars) };
       sent = copy;
       clippedMessages++;
     }
@@ -89,7 +93,7 @@ export class HistoryBudget {
     };
   }
 
-  #view(messages: readonly ChatMessage[], compacted: number): { messages: readonly ChatMessage[]; droppedRecords: number } {
+  #view(messages: readonly ChatMessage[], starts: readonly number[], compacted: number): { messages: readonly ChatMessage[]; droppedRecords: number } {
     if (compacted === 0) return { messages, droppedRecords: 0 };
     const records = this.#records.slice(0, compacted);
     let dropped = 0;
@@ -104,8 +108,17 @@ export class HistoryBudget {
       note = render();
     }
     const question = messages[1]!;
-    return { messages: [messages[0]!, { role: question.role, content: `${question.content}\n\n${note}` }, ...messages.slice(2 + 2 * compacted)], droppedRecords: dropped };
+    // Whatever precedes the first reply stays; the compacted turns go, each whole.
+    const beforeTurns = messages.slice(2, starts[0] ?? messages.length);
+    return { messages: [messages[0]!, { ...question, content: `${question.content}\n\n${note}` }, ...beforeTurns, ...messages.slice(starts[compacted] ?? messages.length)], droppedRecords: dropped };
   }
+}
+
+/** Where each turn starts: the index of every assistant message after the question. */
+function turnStarts(messages: readonly ChatMessage[]): number[] {
+  const starts: number[] = [];
+  for (let index = 2; index < messages.length; index++) if (messages[index]!.role === "assistant") starts.push(index);
+  return starts;
 }
 
 /** Keeps the start and the end of a message (feedback ends with notes the model needs), cutting the middle. */

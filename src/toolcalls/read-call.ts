@@ -1,11 +1,11 @@
 import type { ToolCallEvent } from "./tool-call-event.ts";
 import { isJsonObject, parseJsonText } from "./parse-json-text.ts";
+import { deeperThan, MAX_ARGUMENT_DEPTH } from "./argument-depth.ts";
 
 /** How a JSON candidate ended: its braces balanced, its fence closed first, or the reply ended first. */
 export type ObjectEnd = "closed" | "fence" | "unclosed";
 
-/** How deep a call's arguments may nest: deeper is refused, so nothing downstream (validation, events, traces) recurses without bound. */
-export const MAX_ARGUMENT_DEPTH = 64;
+export { MAX_ARGUMENT_DEPTH };
 
 /** `{"tool": "name"` (quotes optional, as repair accepts) at the start of an object: the object is meant as a call. */
 const CALL_START = /^\{\s*(["']?)(tool|name)\1\s*:\s*["']([^"'\n]*)["']/;
@@ -70,18 +70,6 @@ function withArguments(name: string, value: unknown, raw: string): ToolCallEvent
   if (!isJsonObject(args)) return invalid(name, raw, `${name}: the arguments must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`);
   if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return invalid(name, raw, `${name}: the arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`);
   return { type: "tool_call", name, arguments: args, raw };
-}
-
-/** True when `value` has arrays or objects nested more than `limit` deep (checked without recursion). */
-function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item !== "object" || item === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 function withoutKey(object: Record<string, unknown>, key: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { estimateUsage, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
+import { defineTool, estimateUsage, runSession, ScriptedModel, type ChatMessage, type ScriptedReply, type SessionEvent } from "../../src/index.ts";
 import { js } from "../support/scripted-replies.ts";
 
 describe("a history that fits the model's context window", () => {
@@ -48,4 +48,43 @@ describe("a history that fits the model's context window", () => {
     for (const request of model.requests) expect(estimateUsage(request.messages, "").promptTokens + 3000).toBeLessThanOrEqual(6_000);
     expect(model.requests[2]!.messages[1]!.content).toContain("compacted");
   });
+
+  test("native tool calling: turns are compacted whole, and every tool result stays right after the reply that called it", async () => {
+    const contextWindow = 12_000;
+    const page = defineTool({
+      name: "page",
+      description: "Returns a long page of text.",
+      parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      handler: ({ n }) => `${n}:`.padEnd(9_000, String(n)),
+    });
+    // Each reply calls the tool twice: two `tool` messages answer one assistant message.
+    const call = (turn: number): ScriptedReply => ({ text: `Turn ${turn}.`, toolCalls: [0, 1].map((k) => ({ id: `call_${turn}_${k}`, name: "page", arguments: JSON.stringify({ n: turn * 10 + k }) })) });
+    const model = new ScriptedModel([...Array.from({ length: 12 }, (_, index) => call(index + 1)), "The pages are read."], { contextWindow });
+    const events: SessionEvent[] = [];
+    const result = await runSession({ question: "Read the pages.", model, tools: [page], protocol: "native", subcalls: false, maxIterations: 20, onEvent: (event) => events.push(event) });
+
+    expect(result).toMatchObject({ status: "final", answer: "The pages are read." });
+    expect(events.some((event) => event.type === "history_compacted")).toBe(true);
+    for (const request of model.requests) {
+      expect(estimateUsage(request.messages, "").promptTokens + request.maxTokens!).toBeLessThanOrEqual(contextWindow);
+      expectToolResultsAnswerTheirCalls(request.messages);
+    }
+    const last = model.requests.at(-1)!.messages;
+    expect(last[1]!.content).toMatch(/Turns 1–\d+ were compacted/);
+    expect(last.filter((message) => message.role === "tool").length).toBeGreaterThan(0);
+  });
 });
+
+/** Every `tool` message follows (directly or after other results) the assistant message holding its call, and every call is answered. */
+function expectToolResultsAnswerTheirCalls(messages: readonly ChatMessage[]): void {
+  let open: string[] = [];
+  for (const message of messages) {
+    if (message.role === "tool") {
+      expect(open).toContain(message.toolCallId);
+      open = open.filter((id) => id !== message.toolCallId);
+      continue;
+    }
+    expect(open).toEqual([]);
+    open = message.role === "assistant" ? (message.toolCalls ?? []).map((toolCall) => toolCall.id) : [];
+  }
+}

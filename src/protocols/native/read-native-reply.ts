@@ -1,6 +1,7 @@
 import type { Action, ReadReply, ReadReplyInput } from "../../engine/protocol.ts";
 import type { ToolCall } from "../../model/model-client.ts";
 import { loadPrompt, renderPrompt } from "../../prompts/prompts.ts";
+import { deeperThan, MAX_ARGUMENT_DEPTH } from "../../toolcalls/argument-depth.ts";
 import { isJsonObject, parseJsonText } from "../../toolcalls/parse-json-text.ts";
 import { readReplyText as splitReply } from "../reply-reasoning.ts";
 import { answerRule } from "./native-prompt.ts";
@@ -9,7 +10,8 @@ import { answerRule } from "./native-prompt.ts";
  * Reads a reply of the provider's tool-calling API. Each of `response.toolCalls`
  * becomes an action, in order: a `tool_call` when its arguments parse as a JSON
  * object (empty arguments are `{}`; what small models get wrong, such as single quotes
- * or trailing commas, is repaired, except in the last call of a cut reply), else an
+ * or trailing commas, is repaired, except in the last call of a cut reply) nested at
+ * most `MAX_ARGUMENT_DEPTH` deep, else an
  * `invalid_tool_call` whose error the model
  * gets back; so is a call of a tool the session does not have. The history keeps the
  * text (reasoning only with `keepReasoning`) and every call as the provider sent it,
@@ -54,5 +56,6 @@ function actionOf(call: ToolCall, index: number, toolNames: ReadonlySet<string>,
   if (!isJsonObject(value)) {
     return { kind: "invalid_tool_call", index, id, name, raw, error: `the arguments must be a JSON object of named arguments, not ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}.` };
   }
+  if (deeperThan(value, MAX_ARGUMENT_DEPTH)) return { kind: "invalid_tool_call", index, id, name, raw, error: `the arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels; send a flatter JSON object.` };
   return { kind: "tool_call", index, id, name, arguments: value, raw };
 }

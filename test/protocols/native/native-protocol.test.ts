@@ -53,6 +53,7 @@ describe("native: reading a reply", () => {
     { label: "single quotes and a trailing comma are repaired", calls: [call("c1", "nav_search", "{'query': 'retry',}")], actions: [{ kind: "tool_call", index: 0, id: "c1", name: "nav_search", arguments: { query: "retry" }, raw: "{'query': 'retry',}" }] },
     { label: "empty arguments are {}", calls: [call("c1", "nav_info", "")], actions: [{ kind: "tool_call", index: 0, id: "c1", name: "nav_info", arguments: {}, raw: "" }] },
     // Arguments are read as sent; whether they fit the schema is checked when the call runs.
+    { label: "arguments nested 64 deep are read", calls: [call("c1", "nav_search", `{"query":${"[".repeat(63)}${"]".repeat(63)}}`)], actions: [{ kind: "tool_call", index: 0, id: "c1", name: "nav_search", arguments: { query: JSON.parse(`${"[".repeat(63)}${"]".repeat(63)}`) as JsonValue }, raw: `{"query":${"[".repeat(63)}${"]".repeat(63)}}` }] },
     { label: "schema-invalid arguments still parse", calls: [call("c1", "nav_search", '{"query":7}')], actions: [{ kind: "tool_call", index: 0, id: "c1", name: "nav_search", arguments: { query: 7 }, raw: '{"query":7}' }] },
   ])("$label", ({ calls, actions }) => {
     const reply = read({ toolCalls: calls, finishReason: "tool-calls" });
@@ -65,6 +66,8 @@ describe("native: reading a reply", () => {
     { label: "an array", call: call("c1", "nav_search", '["retry"]'), error: /must be a JSON object of named arguments, not an array/ },
     { label: "a bare string", call: call("c1", "nav_search", '"retry"'), error: /not a string/ },
     { label: "an unknown tool", call: call("c1", "nav_grep", '{"query":"x"}'), error: /there is no tool named 'nav_grep'; the tools are: nav_info, nav_search\./ },
+    // Nothing downstream (schema validation, events, traces) may recurse 5,000 levels deep.
+    { label: "arguments nested 5,000 deep", call: call("c1", "nav_search", `{"query":${"[".repeat(5_000)}${"]".repeat(5_000)}}`), error: /nest deeper than 64 levels; send a flatter JSON object/ },
   ])("a call with $label is an invalid_tool_call whose error the model gets", ({ call: bad, error }) => {
     const [action] = read({ toolCalls: [bad] }).actions;
     expect(action).toMatchObject({ kind: "invalid_tool_call", index: 0, id: "c1", name: bad.name, raw: bad.arguments });
