@@ -44,6 +44,8 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   const isFinite = Number.isFinite;
   const FINAL_SIGNAL = freeze({ rlmFinal: "FINAL was called; the block ends here" });
   let outputOpen = true;
+  /** Characters the block may still print: output is cut here, so no more than that ever leaves the isolate. */
+  let outputRoom = 0;
   let finished = false;
   const pending = create(null);
   let nextCallId = 0;
@@ -84,6 +86,13 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
     } catch (error) {
       text = "[unprintable value]";
     }
+    if (text.length >= outputRoom) {
+      // Cut here (one character past the room tells the host it was cut), before the text is copied out.
+      outputOpen = false;
+      hostOutput(text.length > outputRoom ? text.slice(0, outputRoom + 1) : text + "\n");
+      return;
+    }
+    outputRoom -= text.length + 1;
     outputOpen = hostOutput(text + "\n") === true;
   }
 
@@ -166,9 +175,10 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   define("FINAL_VAR", FINAL_VAR);
 
   return freeze({
-    /** Runs one block's body; resolves to undefined or to a JSON description of what it threw. Never rejects. */
-    async run(body) {
+    /** Runs one block's body, printing at most maxOutputChars characters; resolves to undefined or to a JSON description of what it threw. Never rejects. */
+    async run(body, maxOutputChars) {
       outputOpen = true;
+      outputRoom = maxOutputChars;
       finished = false;
       try {
         await body(G);

@@ -232,7 +232,7 @@ class IsolateSandbox implements Sandbox {
       const body = (await script.run(live.context, { reference: true, release: true })) as ivm.Reference;
       let result: unknown;
       try {
-        result = await live.runtime.run.apply(undefined, [body.derefInto()], { result: { promise: true, copy: true } });
+        result = await live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } });
       } finally {
         if (!live.isolate.isDisposed) body.release();
       }

@@ -62,6 +62,15 @@ export const HOSTILE_ROWS: readonly HostileRow[] = [
     inProcess: "survives, but the process cannot exit afterwards",
   },
   {
+    label: "a string of 2^27 characters printed, then a busy loop",
+    code: 'print("x".repeat(2 ** 27)); while (true) {}',
+    timeoutMs: 1_000,
+    memoryLimitMb: 256,
+    kinds: ["timeout"],
+    // Output is cut to maxOutputChars inside the isolate, so the 128 MB string never reaches the host.
+    inProcess: "bounded",
+  },
+  {
     label: "a busy loop",
     code: "while (true) {}",
     timeoutMs: 500,
