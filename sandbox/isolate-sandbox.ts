@@ -16,6 +16,7 @@ import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS, RUNTIME_ENTRY_POINTS } from "./gu
 import { redactHostPaths } from "./redact.ts";
 import { ReplState } from "./repl-state.ts";
 import { semiSpaceMb, withSemiSpace } from "./nursery.ts";
+import { jsonChars } from "./json-size.ts";
 
 const MB = 1024 * 1024;
 /** How often the watchdog looks at a running block at most. */
@@ -120,7 +121,7 @@ class IsolateSandbox implements Sandbox {
    * fresh isolate never starts over its limit.
    */
   async setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
-    const bytes = typeof value === "string" ? value.length * 2 : JSON.stringify(value).length * 3;
+    const bytes = typeof value === "string" ? value.length * 2 : jsonChars(value) * 3;
     const previous = this.#persistent.get(name);
     const before = this.#memoryLimit();
     this.#persistent.set(name, { value, bytes });

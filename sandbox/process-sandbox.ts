@@ -9,6 +9,7 @@ import {
   type SandboxOptions,
 } from "./sandbox.ts";
 import { redactHostPaths } from "./redact.ts";
+import { jsonChars } from "./json-size.ts";
 import { WorkerLostError, type WorkerLoss, type WorkerProcess, type WorkerTenant } from "./worker-process.ts";
 
 const MB = 1024 * 1024;
@@ -92,7 +93,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   }
 
   async setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
-    const bytes = typeof value === "string" ? value.length * 2 : JSON.stringify(value).length * 3;
+    const bytes = typeof value === "string" ? value.length * 2 : jsonChars(value) * 3;
     const previous = this.#persistent.get(name);
     this.#persistent.set(name, { value, bytes });
     try {

@@ -4,6 +4,7 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExecutionErrorKind, GuestValue, SandboxLimits } from "./sandbox.ts";
 import type { HostMessage, WorkerMessage, WorkerOp } from "./worker-protocol.ts";
+import { jsonChars } from "./json-size.ts";
 
 /** The worker program, next to this file (`.ts` in a checkout run by Node 24, `.js` once built). */
 const WORKER_PATH = fileURLToPath(new URL(`./sandbox-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
@@ -186,7 +187,7 @@ export class WorkerProcess {
       this.#send([op, seq, id, ...args] as unknown as HostMessage);
     });
     if (op === "execute") return answered;
-    const allowed = this.#stallMs + STALL_MS_PER_MB * Math.ceil(args.reduce<number>((sum, arg) => sum + jsonLength(arg), 0) / (1024 * 1024));
+    const allowed = this.#stallMs + STALL_MS_PER_MB * Math.ceil(args.reduce<number>((sum, arg) => sum + jsonChars(arg), 0) / (1024 * 1024));
     const deadline = setTimeout(() => this.#stuck(op, allowed), allowed).unref();
     return answered.finally(() => clearTimeout(deadline));
   }
@@ -242,13 +243,4 @@ export class WorkerProcess {
   #idle(): void {
     this.#child.channel?.unref();
   }
-}
-
-/** Roughly how many characters `value` takes as JSON, without building the JSON. */
-function jsonLength(value: unknown, depth = 0): number {
-  if (typeof value === "string") return value.length + 2;
-  if (value === null || typeof value !== "object" || depth > 64) return 8;
-  let total = 2;
-  for (const [key, item] of Object.entries(value)) total += jsonLength(item, depth + 1) + key.length + 4;
-  return total;
 }
