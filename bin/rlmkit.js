@@ -2,7 +2,7 @@
 // The rlmkit command line. In a source checkout on a Node with type stripping
 // (Node 24), it runs the TypeScript sources directly, so it is never stale;
 // in an installed package (no src/), it runs the build in dist/.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // isolated-vm 7 ships Node 24 builds only; say so instead of failing deep in its loader.
@@ -13,6 +13,13 @@ if (nodeMajor < 24) {
   const hint = existsSync(pinned) ? `run it with the Node 24 its checkout installs: ${pinned} ${home}bin/rlmkit.js (or \`npx rlmkit\` inside ${home}).` : "install Node 24 and run it again.";
   process.stderr.write(`rlmkit: needs Node 24 or newer, and this is Node ${process.versions.node}; ${hint}\n`);
   process.exit(1);
+}
+
+// `--version` alone needs nothing but package.json: answer it before loading the command line.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
+  process.exit(0);
 }
 
 const source = new URL("../src/cli/main.ts", import.meta.url);

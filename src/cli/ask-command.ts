@@ -9,7 +9,6 @@ import { EXIT_INTERRUPTED, exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
 import { closeNavTools, openNav } from "./nav-tools.ts";
 import { ProgressReporter } from "./progress.ts";
-import { checkContextFile } from "./context-access.ts";
 import { readContext } from "./read-context.ts";
 import { parseNlTools } from "./nl-tools-option.ts";
 import { resolveRepository } from "./repository.ts";
@@ -52,7 +51,7 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   // With neither --repo nor --context, the working directory is the repository (as for nav and mcp).
   const repo = typeof options.repo === "string" ? resolveRepository(options.repo, io.cwd) : typeof options.context === "string" ? undefined : io.cwd;
   const { values: config } = configFromOptions(options, io, repo ?? io.cwd);
-  if (typeof options.context === "string") checkContextFile(options.context, repo ?? io.cwd, config.secretFiles, io.cwd);
+  if (typeof options.context === "string") (await import("./context-access.ts")).checkContextFile(options.context, repo ?? io.cwd, config.secretFiles, io.cwd);
   const context = typeof options.context === "string" ? await readContext(options.context, io) : undefined;
   // The session, the sandbox and the model client load only when a question is asked.
   const [{ runSession }, { buildModel }] = await Promise.all([import("../session/run-session.ts"), import("./build-model.ts")]);

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { checkToolArguments, toolSignature } from "../tools/tool-arguments.ts";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_ERROR, EXIT_OK } from "./exit-codes.ts";
@@ -39,6 +38,8 @@ async function nav(name: string, rawArgs: readonly string[], options: { repo: st
   // Only the read rule comes from the configuration (file, environment, flag): nav needs no model.
   const { secretFiles } = resolveConfig({ flags: { secretFiles: options.secretFiles }, env: io.env, searchDir: repo }).values;
   const tools = await loadNavTools(repo, secretFiles);
+  // Loaded here, not at start-up: argument checking brings in ajv.
+  const { checkToolArguments, toolSignature } = await import("../tools/tool-arguments.ts");
   const tool = tools.find((candidate) => candidate.name === toolName);
   if (!tool) throw new CliError(`this build has no ${toolName} tool`);
   const schemas = Object.values(tool.parameters.properties);

@@ -1,9 +1,10 @@
 import { editDistance } from "../util/edit-distance.ts";
-import { z } from "zod";
+import { createRequire } from "node:module";
+import type { z as Zod } from "zod";
 import { CONFIG_KEYS, type ConfigKeyName, type ConfigValueKind } from "./config-keys.ts";
 import { clip } from "../util/clip.ts";
 import { SANDBOX_BACKENDS, type SandboxBackend } from "../../sandbox/sandbox.ts";
-import { PROTOCOL_NAMES, type ProtocolName } from "../protocols/resolve-protocol.ts";
+import { PROTOCOL_NAMES, type ProtocolName } from "../protocols/protocol-names.ts";
 
 /** A configuration value, as read from the file, the environment or a flag. */
 export type ConfigValue = string | number | boolean;
@@ -22,8 +23,20 @@ const KIND_WORDS: Record<ConfigValueKind, string> = {
   protocol: PROTOCOL_NAMES.map((name) => `"${name}"`).join(", "),
 };
 
+let zod: typeof Zod | undefined;
+/**
+ * zod, loaded on first use: a command line that has no value to check (`rlmkit
+ * --help`, `rlmkit config` with nothing set) starts without it. `require`, because
+ * checking is synchronous; zod ships a CommonJS build.
+ */
+function zodModule(): typeof Zod {
+  zod ??= (createRequire(import.meta.url)("zod") as { z: typeof Zod }).z;
+  return zod;
+}
+
 /** The zod schema for one kind of value. */
-export function kindSchema(kind: ConfigValueKind): z.ZodType<ConfigValue> {
+export function kindSchema(kind: ConfigValueKind): Zod.ZodType<ConfigValue> {
+  const z = zodModule();
   switch (kind) {
     case "string":
       return z.string().min(1);
@@ -44,10 +57,14 @@ export function kindSchema(kind: ConfigValueKind): z.ZodType<ConfigValue> {
   }
 }
 
+let fileSchema: Zod.ZodType | undefined;
 /** The schema of `rlmkit.config.json`: a flat object of known keys, nothing else. */
-export const configFileSchema = z.strictObject(
-  Object.fromEntries(CONFIG_KEYS.map((key) => [key.name, kindSchema(key.kind).optional()])) as Record<ConfigKeyName, z.ZodOptional<z.ZodType<ConfigValue>>>,
-);
+export function configFileSchema(): Zod.ZodType {
+  fileSchema ??= zodModule().strictObject(
+    Object.fromEntries(CONFIG_KEYS.map((key) => [key.name, kindSchema(key.kind).optional()])) as Record<ConfigKeyName, Zod.ZodOptional<Zod.ZodType<ConfigValue>>>,
+  );
+  return fileSchema;
+}
 
 /**
  * Validates the parsed JSON of a config file. Returns the values, or one readable
@@ -57,7 +74,7 @@ export function validateConfigFile(data: unknown): { ok: true; values: ConfigFil
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     return { ok: false, problems: [`must be a JSON object like {"model": "gpt-4.1-mini"}, got ${describe(data)}`] };
   }
-  const parsed = configFileSchema.safeParse(data);
+  const parsed = configFileSchema().safeParse(data);
   if (parsed.success) return { ok: true, values: parsed.data as ConfigFileValues };
   const problems: string[] = [];
   for (const issue of parsed.error.issues) {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SandboxBackend } from "../../sandbox/sandbox.ts";
-import type { ProtocolName } from "../protocols/resolve-protocol.ts";
+import type { ProtocolName } from "../protocols/protocol-names.ts";
 import { ConfigError } from "./config-error.ts";
 import { CONFIG_FILE_NAME, CONFIG_KEYS, type ConfigKeyName } from "./config-keys.ts";
 import { parseConfigText, validateConfigFile, type ConfigValue } from "./config-schema.ts";

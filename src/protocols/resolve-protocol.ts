@@ -4,20 +4,17 @@ import { codeProtocol } from "./code/code-protocol.ts";
 import { createJsonProtocol } from "./json/json-protocol.ts";
 import { createTaggedProtocol } from "./tagged/tagged-protocol.ts";
 import { createNativeProtocol } from "./native/index.ts";
+import { PROTOCOL_NAMES, type ProtocolName } from "./protocol-names.ts";
 
-/** The protocols `runSession({ protocol })` knows by name. */
-const PROTOCOLS = {
+export { PROTOCOL_NAMES, type ProtocolName };
+
+/** The protocols `runSession({ protocol })` knows by name (the names themselves live in a leaf file the CLI can load cheaply). */
+const PROTOCOLS: Record<ProtocolName, () => Protocol> = {
   code: () => codeProtocol,
   json: createJsonProtocol,
   tagged: () => createTaggedProtocol(),
   native: () => createNativeProtocol({ fallback: createJsonProtocol }),
-} satisfies Record<string, () => Protocol>;
-
-/** A protocol's name as `runSession({ protocol })` takes it. */
-export type ProtocolName = keyof typeof PROTOCOLS;
-
-/** The names `resolveProtocol` knows, in the order they are listed in errors. */
-export const PROTOCOL_NAMES = Object.keys(PROTOCOLS) as readonly ProtocolName[];
+};
 
 /**
  * The protocol a session speaks: one of {@link PROTOCOL_NAMES} (default `code`), or a
