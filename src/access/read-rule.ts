@@ -49,8 +49,7 @@ export class ReadRule {
     this.secretFiles = [...secretFiles];
     this.#secretMatchers = secretFiles.map((pattern) => ({ pattern, test: secretMatcher(pattern) }));
     // One test per file on the walk's hot path; the pattern that matched is looked up only on a hit.
-    const tests = this.#secretMatchers.map((matcher) => matcher.test);
-    this.#anySecret = tests.length === 0 ? () => false : (relative) => tests.some((test) => test(relative));
+    this.#anySecret = anySecretTest(secretFiles);
   }
 
   /**
@@ -118,6 +117,19 @@ export class ReadRule {
 /** A pattern without `/` matches a name in any folder; with one, a path from the root. */
 function secretMatcher(pattern: string): (relative: string) => boolean {
   return picomatch(pattern, { dot: true, basename: !pattern.includes("/") });
+}
+
+/**
+ * One test for all the patterns: those without `/` joined into one regular
+ * expression run on the file's name, the others into one run on the whole path
+ * (picomatch compiles each; 40 patterns then cost two regex runs per file, not 40).
+ */
+function anySecretTest(patterns: readonly string[]): (relative: string) => boolean {
+  const union = (group: readonly string[]): RegExp | undefined =>
+    group.length === 0 ? undefined : new RegExp(group.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true }).source})`).join("|"));
+  const byName = union(patterns.filter((pattern) => !pattern.includes("/")));
+  const byPath = union(patterns.filter((pattern) => pattern.includes("/")));
+  return (relative) => (byName?.test(relative.slice(relative.lastIndexOf("/") + 1)) ?? false) || (byPath?.test(relative) ?? false);
 }
 
 /** `a/b/c` → `a`, `a/b`: the folders above an entry, top first. */

@@ -18,6 +18,8 @@ interface CachedText {
   // null when the file is binary or unreadable
   readonly text: string | null;
   lower?: string | null;
+  /** Where each line starts, made on the first search that matches in the file and kept with the text. */
+  lineStarts?: Int32Array;
 }
 
 const LINE_TEXT_MAX = 300;
@@ -91,9 +93,9 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     searchedFiles++;
     const fileIndex = base + index;
     if (pattern) {
-      searchRegex(fileIndex, entry.text, pattern, sink, wanted);
+      searchRegex(fileIndex, entry, pattern, sink, wanted);
     } else if (request.caseSensitive) {
-      searchLiteral(fileIndex, entry.text, entry.text, request.query, sink, wanted);
+      searchLiteral(fileIndex, entry, entry.text, request.query, sink, wanted);
     } else {
       if (entry.lower === undefined) {
         const lower = entry.text.toLowerCase();
@@ -102,9 +104,9 @@ function search(request: WorkerSearchRequest): WorkerMatches {
         if (entry.lower) cachedChars += lower.length;
       }
       if (entry.lower !== null && lowerQuery.length === request.query.length) {
-        searchLiteral(fileIndex, entry.text, entry.lower, lowerQuery, sink, wanted);
+        searchLiteral(fileIndex, entry, entry.lower, lowerQuery, sink, wanted);
       } else {
-        searchRegex(fileIndex, entry.text, new RegExp(escapeRegExp(request.query), "gim"), sink, wanted);
+        searchRegex(fileIndex, entry, new RegExp(escapeRegExp(request.query), "gim"), sink, wanted);
       }
     }
   }
@@ -149,13 +151,14 @@ function load(file: SearchFile, fileIndex: number, changed: number[]): CachedTex
 }
 
 // Finds `needle` in `haystack` (the text, or its lower-cased copy of equal length); one match per line.
-function searchLiteral(fileIndex: number, text: string, haystack: string, needle: string, sink: MatchSink, wanted: number): void {
+function searchLiteral(fileIndex: number, entry: CachedText, haystack: string, needle: string, sink: MatchSink, wanted: number): void {
   if (needle.length === 0) return;
-  collectLineMatches(fileIndex, text, sink, wanted, (from) => haystack.indexOf(needle, from));
+  collectLineMatches(fileIndex, entry, sink, wanted, (from) => haystack.indexOf(needle, from));
 }
 
-function searchRegex(fileIndex: number, text: string, pattern: RegExp, sink: MatchSink, wanted: number): void {
-  collectLineMatches(fileIndex, text, sink, wanted, (from) => {
+function searchRegex(fileIndex: number, entry: CachedText, pattern: RegExp, sink: MatchSink, wanted: number): void {
+  const text = entry.text!;
+  collectLineMatches(fileIndex, entry, sink, wanted, (from) => {
     pattern.lastIndex = from;
     return pattern.exec(text)?.index ?? -1;
   });
@@ -163,27 +166,44 @@ function searchRegex(fileIndex: number, text: string, pattern: RegExp, sink: Mat
 
 // Pushes the first match of each line: `find(from)` is the next match position at or after `from`, or -1.
 // The patterns cannot match a line feed (see line-regex.ts), so a match lies within its line.
-function collectLineMatches(fileIndex: number, text: string, sink: MatchSink, wanted: number, find: (from: number) => number): void {
-  let line = 1;
-  let lineStart = 0;
+function collectLineMatches(fileIndex: number, entry: CachedText, sink: MatchSink, wanted: number, find: (from: number) => number): void {
+  const text = entry.text!;
   // A text ending in a line feed has no empty last line to match.
   const end = text.endsWith("\n") ? text.length - 1 : text.length;
   let position = text.length === 0 ? -1 : find(0);
+  if (position === -1) return;
+  const starts = (entry.lineStarts ??= lineStartsOf(text));
+  let line = 0;
   while (position !== -1 && position <= end && sink.count < wanted) {
-    for (let newline = text.indexOf("\n", lineStart); newline !== -1 && newline < position; newline = text.indexOf("\n", lineStart)) {
-      line++;
-      lineStart = newline + 1;
-    }
-    const lineEnd = endOfLine(text, lineStart);
-    sink.push(fileIndex, line, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
+    line = lineAt(starts, position, line);
+    const lineStart = starts[line]!;
+    const lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+    sink.push(fileIndex, line + 1, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
     if (lineEnd >= end) break;
     position = find(lineEnd + 1);
   }
 }
 
-function endOfLine(text: string, lineStart: number): number {
-  const newline = text.indexOf("\n", lineStart);
-  return newline === -1 ? text.length : newline;
+/** The offset where each line starts (the first is 0). */
+function lineStartsOf(text: string): Int32Array {
+  let count = 1;
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", newline + 1)) count++;
+  const starts = new Int32Array(count);
+  let line = 1;
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", newline + 1)) starts[line++] = newline + 1;
+  return starts;
+}
+
+/** The 0-based line holding `position`, searching forward from line `from` (matches come in order). */
+function lineAt(starts: Int32Array, position: number, from: number): number {
+  let low = from;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (starts[middle]! <= position) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 function lineText(text: string, lineStart: number, lineEnd: number, position: number): string {
