@@ -3,6 +3,9 @@ import { Worker } from "node:worker_threads";
 import type { FileRecord } from "./file-analysis.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 
+/** MB of young generation per index worker (see where the workers start). */
+const INDEX_WORKER_YOUNG_MB = 8;
+
 /** Worker threads used to build an index: one per core, at most this many. */
 export const MAX_INDEX_WORKERS = 8;
 // A batch ends after this many bytes or files, so small files travel together
@@ -62,7 +65,9 @@ export async function analyzeInWorkers(
         worker.postMessage({ id, maxFileBytes, files: batches[id].map((index) => tasks[index]) } satisfies AnalysisBatch);
       };
       for (let count = 0; count < workerCount; count++) {
-        const worker = new Worker(new URL(`./index-worker.${extension}`, import.meta.url));
+        // A small young generation: a worker's garbage is mostly short-lived parse results, and
+        // V8's default nursery (up to 32 MB a semispace on 64-bit) multiplies the peak by the worker count.
+        const worker = new Worker(new URL(`./index-worker.${extension}`, import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: INDEX_WORKER_YOUNG_MB } });
         workers.push(worker);
         worker.on("message", (message: { id: number; results: AnalysisResult[] }) => {
           const indexes = batches[message.id];

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { globMatcher, looksBinary } from "./file-rules.ts";
+import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
 import type { SearchFile, WorkerMatches, WorkerSearchRequest } from "./text-search.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.
@@ -43,20 +44,25 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
   }
 });
 
-// Matches as flat arrays: `meta` holds (file index, line, column) triples, `texts` the lines.
+// Matches as flat arrays: `meta` holds (file index, line, column, end of its text) per match, `texts`
+// the lines, joined with "\n" when sent; the receiver slices each line out by its end (no split, no copy).
 class MatchSink {
-  meta = new Int32Array(3 * 256);
+  meta = new Int32Array(STRIDE * 256);
   readonly texts: string[] = [];
   count = 0;
+  #textEnd = 0;
   push(fileIndex: number, line: number, column: number, text: string): void {
-    if (this.count * 3 + 3 > this.meta.length) {
+    const at = this.count * STRIDE;
+    if (at + STRIDE > this.meta.length) {
       const grown = new Int32Array(this.meta.length * 2);
       grown.set(this.meta);
       this.meta = grown;
     }
-    this.meta[this.count * 3] = fileIndex;
-    this.meta[this.count * 3 + 1] = line;
-    this.meta[this.count * 3 + 2] = column;
+    this.#textEnd += (this.count === 0 ? 0 : 1) + text.length;
+    this.meta[at] = fileIndex;
+    this.meta[at + 1] = line;
+    this.meta[at + 2] = column;
+    this.meta[at + 3] = this.#textEnd;
     this.texts.push(text);
     // A file with many matches still shows progress, so it is not taken for a stalled pattern.
     if ((++this.count & 255) === 0) Atomics.add(heartbeat, 0, 1);
@@ -110,7 +116,7 @@ function search(request: WorkerSearchRequest): WorkerMatches {
       }
     }
   }
-  return { meta: sink.meta.subarray(0, sink.count * 3).slice(), texts: sink.texts.join("\n"), count: sink.count, searchedFiles, changed };
+  return { meta: sink.meta.subarray(0, sink.count * STRIDE).slice(), texts: sink.texts.join("\n"), count: sink.count, searchedFiles, changed };
 }
 
 function searchNames(request: WorkerSearchRequest, names: readonly string[]): number[] {

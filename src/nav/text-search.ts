@@ -1,6 +1,7 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
+import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
 // The pure redaction function alone, so nav never loads the sandbox (and isolated-vm).
 import { redactHostPaths } from "../../sandbox/redact.ts";
 
@@ -38,7 +39,7 @@ export interface WorkerSearchRequest extends TextSearchRequest {
 
 /** One worker's matches, as flat arrays so that thousands of matches cross threads as two values. */
 export interface WorkerMatches {
-  /** (file index, line, column) per match. */
+  /** (file index, line, column, end of the match's line in `texts`) per match. */
   readonly meta: Int32Array;
   /** The matching lines, joined with `\n`. */
   readonly texts: string;
@@ -301,6 +302,7 @@ export class TextSearchEngine {
 
 class TimeoutError extends Error {}
 
+
 // Joins the workers' matches in file order (the shares are contiguous and in order), up to `limit`.
 function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextMatches {
   const changed: string[] = [];
@@ -312,12 +314,6 @@ function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], 
     for (const index of reply.changed) changed.push(files[index].path);
   }
   const count = Math.min(total, limit);
-  const each = (visit: (reply: WorkerMatches, match: number) => void) => {
-    let seen = 0;
-    for (const reply of replies) {
-      for (let match = 0; match < reply.count && seen < count; match++, seen++) visit(reply, match);
-    }
-  };
   return {
     count,
     truncated: total > limit,
@@ -326,25 +322,34 @@ function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], 
     paths() {
       const paths: string[] = [];
       let last = -1;
-      each((reply, match) => {
-        const file = reply.meta[match * 3];
-        if (file !== last) paths.push(files[file].path);
-        last = file;
-      });
+      let left = count;
+      for (const { meta, count: replyCount } of replies) {
+        for (let match = 0; match < replyCount && left > 0; match++, left--) {
+          const file = meta[match * STRIDE];
+          if (file !== last) paths.push(files[file].path);
+          last = file;
+        }
+      }
       return paths;
     },
     build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
-      const built: T[] = [];
-      let texts: string[] = [];
-      let current: WorkerMatches | undefined;
-      each((reply, match) => {
-        if (reply !== current) {
-          current = reply;
-          texts = reply.texts.split("\n");
+      const built: T[] = new Array(count);
+      let seen = 0;
+      for (const { meta, texts, count: replyCount } of replies) {
+        let start = 0;
+        let lastFile = -1;
+        let path = "";
+        for (let match = 0; match < replyCount && seen < count; match++, seen++) {
+          const at = match * STRIDE;
+          if (meta[at] !== lastFile) {
+            lastFile = meta[at];
+            path = files[lastFile].path;
+          }
+          const end = meta[at + 3];
+          built[seen] = make(path, meta[at + 1], meta[at + 2], texts.slice(start, end));
+          start = end + 1;
         }
-        const meta = reply.meta;
-        built.push(make(files[meta[match * 3]].path, meta[match * 3 + 1], meta[match * 3 + 2], texts[match]));
-      });
+      }
       return built;
     },
   };
