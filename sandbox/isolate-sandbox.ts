@@ -272,8 +272,9 @@ class IsolateSandbox implements Sandbox {
       return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
     }
     // What the block kept can be over the limit without V8 noticing yet; it would dispose the isolate later, between blocks.
+    // ArrayBuffers count too (isolated-vm counts them against the limit when the next block compiles).
     const kept = await live.isolate.getHeapStatistics().catch(() => undefined);
-    if (live.isolate.isDisposed || (kept && kept.used_heap_size > kept.heap_size_limit)) {
+    if (live.isolate.isDisposed || (kept && (kept.used_heap_size > kept.heap_size_limit || kept.used_heap_size + kept.externally_allocated_size > this.#memoryLimit() * MB))) {
       await this.#renew();
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)` }, true);
     }
