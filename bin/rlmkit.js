@@ -3,6 +3,7 @@
 // (Node 24), it runs the TypeScript sources directly, so it is never stale;
 // in an installed package (no src/), it runs the build in dist/.
 import { existsSync, readFileSync } from "node:fs";
+import module from "node:module";
 import { fileURLToPath } from "node:url";
 
 // isolated-vm 7 ships Node 24 builds only; say so instead of failing deep in its loader.
@@ -21,6 +22,10 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
   process.exit(0);
 }
+
+// Node keeps the compiled code of the modules below on disk (in the OS temp folder) and
+// reuses it on the next start; a read-only or missing cache only costs that time.
+module.enableCompileCache?.();
 
 const source = new URL("../src/cli/main.ts", import.meta.url);
 const built = new URL("../dist/src/cli/main.js", import.meta.url);

@@ -8,12 +8,7 @@ import type { CliIo } from "./cli-io.ts";
 import { EXIT_INTERRUPTED, exitCodeForStatus } from "./exit-codes.ts";
 import { addModelOptions, configFromOptions } from "./model-options.ts";
 import { closeNavTools, openNav } from "./nav-tools.ts";
-import { ProgressReporter } from "./progress.ts";
-import { readContext } from "./read-context.ts";
-import { parseNlTools } from "./nl-tools-option.ts";
 import { resolveRepository } from "./repository.ts";
-import { formatRunHeader, RunSummary } from "./run-summary.ts";
-import { displayValue } from "../util/display-value.ts";
 
 /** How `ask` prints its result: `text` (the answer), `json` (one result object) or `jsonl` (every event as a line, then the result). */
 export type AskOutputFormat = "text" | "json" | "jsonl";
@@ -52,9 +47,17 @@ async function ask(question: string, options: Record<string, unknown>, io: CliIo
   const repo = typeof options.repo === "string" ? resolveRepository(options.repo, io.cwd) : typeof options.context === "string" ? undefined : io.cwd;
   const { values: config } = configFromOptions(options, io, repo ?? io.cwd);
   if (typeof options.context === "string") (await import("./context-access.ts")).checkContextFile(options.context, repo ?? io.cwd, config.secretFiles, io.cwd);
+  // The session, the sandbox, the model client and what reports on them load only when a question is asked.
+  const [{ runSession }, { buildModel }, { readContext }, { ProgressReporter }, { formatRunHeader, RunSummary }, { displayValue }, { parseNlTools }] = await Promise.all([
+    import("../session/run-session.ts"),
+    import("./build-model.ts"),
+    import("./read-context.ts"),
+    import("./progress.ts"),
+    import("./run-summary.ts"),
+    import("../util/display-value.ts"),
+    import("./nl-tools-option.ts"),
+  ]);
   const context = typeof options.context === "string" ? await readContext(options.context, io) : undefined;
-  // The session, the sandbox and the model client load only when a question is asked.
-  const [{ runSession }, { buildModel }] = await Promise.all([import("../session/run-session.ts"), import("./build-model.ts")]);
   const model = buildModel(config);
   if (options.repo === undefined && repo !== undefined) io.stderr.write(`rlmkit: no --repo or --context given; asking about the repository in the working directory, ${repo}\n`);
   const nav = repo ? await openNav(repo, config.secretFiles) : undefined;

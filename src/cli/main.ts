@@ -1,15 +1,24 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/config-error.ts";
-import { registerAskCommand } from "./ask-command.ts";
 import { CliError } from "./cli-error.ts";
 import { processIo, type CliIo } from "./cli-io.ts";
-import { registerConfigCommand } from "./config-command.ts";
 import { EXIT_ERROR, EXIT_NOT_ANSWERED, EXIT_NOT_REPRODUCED, EXIT_OK } from "./exit-codes.ts";
-import { registerMcpCommand } from "./mcp-command.ts";
-import { registerNavCommand } from "./nav-command.ts";
-import { registerReplayCommand } from "./replay-command.ts";
-import { registerViewCommand } from "./view-command.ts";
+
+type Register = (program: Command, io: CliIo, done: (code: number) => void, version: string) => void;
+
+/** The commands, in the order help lists them; each module loads only when its command is named (or for help). */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  ask: async () => (await import("./ask-command.ts")).registerAskCommand,
+  nav: async () => (await import("./nav-command.ts")).registerNavCommand,
+  replay: async () => (await import("./replay-command.ts")).registerReplayCommand,
+  view: async () => (await import("./view-command.ts")).registerViewCommand,
+  config: async () => (await import("./config-command.ts")).registerConfigCommand,
+  mcp: async () => {
+    const { registerMcpCommand } = await import("./mcp-command.ts");
+    return (program, io, done, version) => registerMcpCommand(program, io, version, done);
+  },
+};
 
 /** What {@link main} resolves with: an exit code, or `"serving"` when a server keeps the process alive. */
 export type MainOutcome = number | "serving";
@@ -48,8 +57,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       "after",
       `\nExit codes: ${EXIT_OK} answered / ok, ${EXIT_ERROR} error, ${EXIT_NOT_ANSWERED} not answered (a limit stopped the session), ${EXIT_NOT_REPRODUCED} replay did not reproduce, 130 interrupted (Ctrl-C).\nConfiguration: defaults < rlmkit.config.json (or --config) < environment < flags; see \`rlmkit config\`.`,
     );
-  for (const register of [registerAskCommand, registerNavCommand, registerReplayCommand, registerViewCommand, registerConfigCommand]) register(program, io, done);
-  registerMcpCommand(program, io, version, done);
+  // A named command needs only its own definition; help, a typo's suggestions and no command need them all.
+  const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);
+  const registers = await Promise.all(named.map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, io, done, version);
   for (const command of program.commands) command.exitOverride().showSuggestionAfterError();
 
   try {

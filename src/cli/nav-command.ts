@@ -2,8 +2,6 @@ import type { Command } from "commander";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_ERROR, EXIT_OK } from "./exit-codes.ts";
-import { formatNavResult } from "./format-value.ts";
-import { isNavError } from "../nav/nav-results.ts";
 import { closeNavTools, loadNavTools, NAV_TOOL_NAMES } from "./nav-tools.ts";
 import { resolveRepository } from "./repository.ts";
 import { resolveConfig } from "../config/resolve-config.ts";
@@ -39,7 +37,7 @@ async function nav(name: string, rawArgs: readonly string[], options: { repo: st
   const { secretFiles } = resolveConfig({ flags: { secretFiles: options.secretFiles }, env: io.env, searchDir: repo }).values;
   const tools = await loadNavTools(repo, secretFiles);
   // Loaded here, not at start-up: argument checking brings in ajv.
-  const { checkToolArguments, toolSignature } = await import("../tools/tool-arguments.ts");
+  const [{ checkToolArguments, toolSignature }, { formatNavResult }, { isNavError }] = await Promise.all([import("../tools/tool-arguments.ts"), import("./format-value.ts"), import("../nav/nav-results.ts")]);
   const tool = tools.find((candidate) => candidate.name === toolName);
   if (!tool) throw new CliError(`this build has no ${toolName} tool`);
   const schemas = Object.values(tool.parameters.properties);

@@ -1,19 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { describesNoContext } from "../session/describe-context.ts";
 import type { SessionEvent } from "../core/events.ts";
-import { readTrace } from "../view/read-trace.ts";
-import { renderTraceHtml } from "../view/render-trace-html.ts";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_NOT_REPRODUCED, EXIT_OK, exitCodeForStatus } from "./exit-codes.ts";
 import type { NavTools } from "../nav/index.ts";
 import { closeNavTools, openNav } from "./nav-tools.ts";
-import { ProgressReporter } from "./progress.ts";
-import { readContext } from "./read-context.ts";
 import { resolveRepository } from "./repository.ts";
-import { displayValue } from "../util/display-value.ts";
 
 /** Registers `rlmkit replay TRACE.jsonl`. */
 export function registerReplayCommand(program: Command, io: CliIo, done: (code: number) => void): void {
@@ -32,6 +26,14 @@ export function registerReplayCommand(program: Command, io: CliIo, done: (code: 
 }
 
 async function replay(tracePath: string, options: { repo: string; context?: string; view?: string; trace?: string; json?: boolean }, io: CliIo): Promise<number> {
+  const [{ readTrace }, { renderTraceHtml }, { ProgressReporter }, { readContext }, { displayValue }, { describesNoContext }] = await Promise.all([
+    import("../view/read-trace.ts"),
+    import("../view/render-trace-html.ts"),
+    import("./progress.ts"),
+    import("./read-context.ts"),
+    import("../util/display-value.ts"),
+    import("../session/describe-context.ts"),
+  ]);
   let parsed;
   try {
     parsed = readTrace(resolve(io.cwd, tracePath));

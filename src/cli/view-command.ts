@@ -1,8 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import { readTrace } from "../view/read-trace.ts";
-import { renderTraceHtml } from "../view/render-trace-html.ts";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { EXIT_OK } from "./exit-codes.ts";
@@ -14,7 +12,8 @@ export function registerViewCommand(program: Command, io: CliIo, done: (code: nu
     .description("render a JSONL trace as one self-contained HTML page (opens offline)")
     .argument("<trace>", "a JSONL trace written by `ask --trace` or runSession({ tracePath })")
     .option("-o, --output <file>", "where to write the page (default: the trace's name with .html)")
-    .action((trace: string, options: { output?: string }) => {
+    .action(async (trace: string, options: { output?: string }) => {
+      const [{ readTrace }, { renderTraceHtml }] = await Promise.all([import("../view/read-trace.ts"), import("../view/render-trace-html.ts")]);
       const input = resolve(io.cwd, trace);
       let parsed;
       try {
