@@ -105,8 +105,13 @@ export async function writeIndexCache(file: string, maxFileBytes: number, record
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
     const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, list);
-    const contents: CacheContents = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes, files: list.map(metadata) };
-    await fs.writeFile(file + suffix, JSON.stringify(contents));
+    // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
+    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes };
+    await writeChunks(file + suffix, (function* () {
+      yield Buffer.from(`${JSON.stringify(head).slice(0, -1)},"files":[`);
+      for (let index = 0; index < list.length; index++) yield Buffer.from(`${index === 0 ? "" : ","}${JSON.stringify(metadata(list[index]!))}`);
+      yield Buffer.from("]}");
+    })());
     // Symbols first: a reader that sees the new metadata also sees its symbols (the byte count checks the pair).
     await fs.rename(symbolsFile + suffix, symbolsFile);
     await fs.rename(file + suffix, file);
@@ -118,8 +123,18 @@ export async function writeIndexCache(file: string, maxFileBytes: number, record
   }
 }
 
-// Streams one line of symbols JSON per record, in chunks, so the whole file is never held in memory.
-async function writeSymbolLines(target: string, records: readonly FileRecord[]): Promise<number> {
+// Streams one line of symbols JSON per record, so the whole file is never held in memory.
+function writeSymbolLines(target: string, records: readonly FileRecord[]): Promise<number> {
+  return writeChunks(target, (function* () {
+    for (const record of records) {
+      yield symbolsBytes(record);
+      yield LINE_END;
+    }
+  })());
+}
+
+// Writes the pieces to `target` in chunks of about WRITE_CHUNK_BYTES; resolves to the bytes written.
+async function writeChunks(target: string, pieces: Iterable<Uint8Array>): Promise<number> {
   const handle = await fs.open(target, "w");
   let written = 0;
   try {
@@ -132,10 +147,9 @@ async function writeSymbolLines(target: string, records: readonly FileRecord[]):
       await handle.write(bytes);
       written += bytes.length;
     };
-    for (const record of records) {
-      const line = symbolsBytes(record);
-      chunk.push(line, LINE_END);
-      chunkBytes += line.byteLength + 1;
+    for (const piece of pieces) {
+      chunk.push(piece);
+      chunkBytes += piece.byteLength;
       if (chunkBytes >= WRITE_CHUNK_BYTES) await flushChunk();
     }
     await flushChunk();
