@@ -1,6 +1,7 @@
 // Line-oriented regular expressions, as ripgrep matches them: a pattern never
-// matches across a line break. This module imports nothing, so the search
-// worker can load it from source and from the build.
+// matches across a line break.
+import { isClassEscape, NEWLINE, readEscape, UNSUPPORTED_HINT } from "./regex-escape.ts";
+import { MIN_LITERAL, requiredLiteral } from "./regex-literal.ts";
 
 /** A pattern rewritten so that no part of it can match `\n`, ready for `new RegExp(source, flags)`. */
 export interface LineRegex {
@@ -17,15 +18,18 @@ export interface LineRegex {
    * `(a|ab)*`): the shapes that backtrack exponentially, run on the linear engine from the start.
    */
   readonly nestedRepetition: boolean;
+  /**
+   * A run of plain characters every match must contain (see {@link requiredLiteral}), when
+   * there is one of at least three characters: a searcher finds it first and runs the
+   * pattern only on the lines that hold it, as ripgrep does with a pattern's literals.
+   */
+  readonly literal?: string;
 }
 
 // What \s, \W and \D match (JavaScript's definitions) with the line feed taken out, for use inside [...].
 const SPACE_NO_NEWLINE = "\\t\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
 const NON_WORD_NO_NEWLINE = "\\x00-\\t\\x0b-\\/:-@\\[-\\^`\\{-\\uffff";
 const NON_DIGIT_NO_NEWLINE = "\\x00-\\t\\x0b-\\/:-\\uffff";
-const NEWLINE = 10;
-
-const UNSUPPORTED_HINT = "nav_search patterns run in linear time, one line at a time, like ripgrep's";
 
 /**
  * Rewrites a JavaScript regular expression so that it matches within one line,
@@ -76,7 +80,9 @@ export function lineRegex(pattern: string, caseSensitive: boolean): LineRegex | 
     }
   }
   const nestedRepetition = hasNestedRepetition(out);
-  return caseSensitive ? { source: out, flags: "gm", foldedSource: out, nestedRepetition } : { source: out, flags: "gim", foldedSource: folded, nestedRepetition };
+  const literal = requiredLiteral(pattern);
+  const found = literal !== undefined && literal.length >= MIN_LITERAL ? { literal } : {};
+  return caseSensitive ? { source: out, flags: "gm", foldedSource: out, nestedRepetition, ...found } : { source: out, flags: "gim", foldedSource: folded, nestedRepetition, ...found };
 }
 
 // Looks for a group that holds `*`, `+`, `{n,}`, `{n,m}` or `|` and is itself repeated.
@@ -108,9 +114,6 @@ function hasNestedRepetition(source: string): boolean {
   return false;
 }
 
-function isClassEscape(text: string): boolean {
-  return /^\\[dDwWsSbB]$/.test(text);
-}
 
 // An ASCII letter as a class of both its cases; anything else as written.
 function foldChar(text: string, codePoint: number | undefined): string {
@@ -135,40 +138,6 @@ function otherCase(lower: number, upper: number): string {
 function newlineError(what: string): { error: string } {
   return { error: `the pattern names a line break (${what}); nav_search matches one line at a time, like ripgrep: search for each line's part separately` };
 }
-
-interface Escape {
-  /** The escape as written, e.g. `\s`, `\x41`, `\u{1F600}`. */
-  readonly text: string;
-  /** The character it stands for, when it stands for one. */
-  readonly codePoint?: number;
-}
-
-// Reads the escape at `index` (which holds a backslash).
-function readEscape(pattern: string, index: number): Escape | { error: string } {
-  const next = pattern[index + 1];
-  if (next === undefined) return { text: "\\" };
-  if (next === "n") return { text: "\\n", codePoint: NEWLINE };
-  if (next === "x" && /^[0-9a-fA-F]{2}$/.test(pattern.slice(index + 2, index + 4))) {
-    return { text: pattern.slice(index, index + 4), codePoint: Number.parseInt(pattern.slice(index + 2, index + 4), 16) };
-  }
-  if (next === "u" && /^[0-9a-fA-F]{4}$/.test(pattern.slice(index + 2, index + 6))) {
-    return { text: pattern.slice(index, index + 6), codePoint: Number.parseInt(pattern.slice(index + 2, index + 6), 16) };
-  }
-  if (next === "c" && /^[a-zA-Z]$/.test(pattern[index + 2] ?? "")) {
-    return { text: pattern.slice(index, index + 3), codePoint: pattern.charCodeAt(index + 2) % 32 };
-  }
-  if (/[1-9]/.test(next) || (next === "k" && pattern[index + 2] === "<")) {
-    return { error: `backreferences (${next === "k" ? "\\k<name>" : `\\${next}`}) are not supported: ${UNSUPPORTED_HINT}` };
-  }
-  if (next === "0" && /[0-7]/.test(pattern[index + 2] ?? "")) {
-    const octal = /^[0-7]{1,3}/.exec(pattern.slice(index + 1))?.[0] ?? "0";
-    return { text: `\\${octal}`, codePoint: Number.parseInt(octal, 8) };
-  }
-  const control = CONTROL_ESCAPES[next];
-  return { text: pattern.slice(index, index + 2), codePoint: control ?? next.codePointAt(0) };
-}
-
-const CONTROL_ESCAPES: Record<string, number> = { t: 9, r: 13, f: 12, v: 11, "0": 0 };
 
 // Reads a character class from `index` (which holds `[`) and rewrites it so it never matches `\n`.
 function readClass(pattern: string, index: number): { text: string; folded: string; end: number } | { error: string } {

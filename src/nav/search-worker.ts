@@ -86,6 +86,8 @@ function search(request: WorkerSearchRequest): WorkerMatches {
   const wanted = request.limit + 1;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
   const pattern = request.pattern ? compile(request, true) : undefined;
+  // The literal every match contains, as the haystack spells it (lower case when case is ignored).
+  const literal = request.pattern?.literal === undefined ? undefined : request.caseSensitive ? request.pattern.literal : request.pattern.literal.toLowerCase();
   const lowerQuery = request.query.toLowerCase();
   const changed: number[] = [];
   let searchedFiles = 0;
@@ -99,18 +101,15 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     searchedFiles++;
     const fileIndex = base + index;
     if (pattern) {
-      searchRegex(fileIndex, entry, pattern, sink, wanted);
+      const haystack = literalHaystack(entry, request);
+      if (haystack !== undefined) searchRegexAfterLiteral(fileIndex, entry, haystack, literal!, pattern, sink, wanted);
+      else searchRegex(fileIndex, entry, pattern, sink, wanted);
     } else if (request.caseSensitive) {
       searchLiteral(fileIndex, entry, entry.text, request.query, sink, wanted);
     } else {
-      if (entry.lower === undefined) {
-        const lower = entry.text.toLowerCase();
-        // Lower-casing can change the length of some characters; fall back to a regex then.
-        entry.lower = lower.length === entry.text.length ? lower : null;
-        if (entry.lower) cachedChars += lower.length;
-      }
-      if (entry.lower !== null && lowerQuery.length === request.query.length) {
-        searchLiteral(fileIndex, entry, entry.lower, lowerQuery, sink, wanted);
+      const lower = lowerOf(entry);
+      if (lower !== null && lowerQuery.length === request.query.length) {
+        searchLiteral(fileIndex, entry, lower, lowerQuery, sink, wanted);
       } else {
         searchRegex(fileIndex, entry, new RegExp(escapeRegExp(request.query), "gim"), sink, wanted);
       }
@@ -156,6 +155,26 @@ function load(file: SearchFile, fileIndex: number, changed: number[]): CachedTex
   return entry;
 }
 
+// The file's lower-cased copy, made once and kept; null when lower-casing changes its length.
+function lowerOf(entry: CachedText): string | null {
+  if (entry.lower === undefined) {
+    const lower = entry.text!.toLowerCase();
+    entry.lower = lower.length === entry.text!.length ? lower : null;
+    if (entry.lower) cachedChars += lower.length;
+  }
+  return entry.lower;
+}
+
+// Where to look for a regex's required literal first: the text, or its lower-cased copy when case
+// is ignored and the literal is ASCII (JavaScript's case-insensitive matching folds some non-ASCII
+// letters that lower-casing keeps apart, such as σ and ς). Undefined: run the regex on the whole text.
+function literalHaystack(entry: CachedText, request: WorkerSearchRequest): string | undefined {
+  const literal = request.pattern?.literal;
+  if (literal === undefined) return undefined;
+  if (request.caseSensitive) return entry.text!;
+  return /^[\x00-\x7f]*$/.test(literal) ? (lowerOf(entry) ?? undefined) : undefined;
+}
+
 // Finds `needle` in `haystack` (the text, or its lower-cased copy of equal length); one match per line.
 function searchLiteral(fileIndex: number, entry: CachedText, haystack: string, needle: string, sink: MatchSink, wanted: number): void {
   if (needle.length === 0) return;
@@ -168,6 +187,27 @@ function searchRegex(fileIndex: number, entry: CachedText, pattern: RegExp, sink
     pattern.lastIndex = from;
     return pattern.exec(text)?.index ?? -1;
   });
+}
+
+// Finds the lines that hold `literal` (in `haystack`, the text or its lower-cased copy), and runs
+// the pattern on each of those lines alone: a line without the literal cannot match.
+function searchRegexAfterLiteral(fileIndex: number, entry: CachedText, haystack: string, literal: string, pattern: RegExp, sink: MatchSink, wanted: number): void {
+  const text = entry.text!;
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  let hit = haystack.indexOf(literal);
+  if (hit === -1) return;
+  const starts = (entry.lineStarts ??= lineStartsOf(text));
+  let line = 0;
+  while (hit !== -1 && hit < end && sink.count < wanted) {
+    line = lineAt(starts, hit, line);
+    const lineStart = starts[line]!;
+    const lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+    pattern.lastIndex = 0;
+    const match = pattern.exec(text.slice(lineStart, lineEnd));
+    if (match) sink.push(fileIndex, line + 1, match.index + 1, lineText(text, lineStart, lineEnd, lineStart + match.index));
+    if (lineEnd >= end) break;
+    hit = haystack.indexOf(literal, lineEnd + 1);
+  }
 }
 
 // Pushes the first match of each line: `find(from)` is the next match position at or after `from`, or -1.

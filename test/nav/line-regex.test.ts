@@ -95,6 +95,12 @@ const PATTERNS: [string, string, boolean][] = [
   ["empty-matching pattern (every line)", String.raw`x*`, true],
   ["nested repetition (runs on the linear engine)", String.raw`^(\s*\w+)+:`, true],
   ["nested repetition, case-insensitive", String.raw`(r[a-z]+)+y`, false],
+  // Patterns with a required literal: the lines that hold it are found first, then the pattern runs on each.
+  ["a literal found first, the match starting before it", String.raw`\w+Error\b`, true],
+  ["a literal found first, case-insensitive", String.raw`^\s*CLASS\s+\w+error\b`, false],
+  ["an escaped literal", String.raw`\w+\(self`, true],
+  ["a literal after an optional letter and a group", String.raw`(async\s+)?defs?\s+retry`, false],
+  ["a literal in a line of its own, repeated on the line", String.raw`return`, true],
 ];
 
 describe("nav_search regular expressions match one line at a time, as ripgrep does", () => {
@@ -102,6 +108,16 @@ describe("nav_search regular expressions match one line at a time, as ripgrep do
     const lines = await navLines(pattern, caseSensitive);
     expect(lines).toEqual(await expectedLines(pattern, caseSensitive));
     if (rgAvailable) expect(lines).toEqual(ripgrepLines(pattern, caseSensitive));
+  });
+
+  test.for([String.raw`\w+Error\b`, String.raw`[a-z]*ry\(times`, String.raw`\(\w+Error`])("%s: each match's column is where the pattern first matches in its line", async (pattern) => {
+    const result = await nav.search(pattern, { regex: true, caseSensitive: true, limit: 1000 });
+    if ("error" in result) throw new Error(result.error);
+    expect(result.matches.length).toBeGreaterThan(0);
+    for (const match of result.matches) {
+      const line = (await fs.readFile(path.join(root, match.path), "utf8")).split("\n")[match.line - 1]!;
+      expect(match.column, `${match.path}:${match.line}`).toBe(line.search(new RegExp(pattern)) + 1);
+    }
   });
 
   test("the issue's case: 4 classes, no blank line", async () => {

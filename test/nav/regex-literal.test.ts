@@ -1,0 +1,57 @@
+/**
+ * A regex search looks for the pattern's required literal first and runs the
+ * pattern only on the lines that hold it, so the literal must be in every line
+ * the pattern matches. A table pins what is extracted; a property test checks
+ * the guarantee on generated patterns and lines.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { requiredLiteral } from "../../src/nav/regex-literal.ts";
+
+describe("requiredLiteral", () => {
+  test.for([
+    [String.raw`^\s*class\s+\w+Error\b`, "class"],
+    [String.raw`def\s+\w+\(self`, "(self"],
+    [String.raw`import\s+(os|sys)\b`, "import"],
+    [String.raw`\bhttps?://\w+`, "http"],
+    ["colou?r", "colo"],
+    ["abc*def", "def"],
+    ["ab{0,2}cde", "cde"],
+    ["abc{2}", "abc"],
+    [String.raw`x\.y\.zz`, "x.y.zz"],
+    [String.raw`foo\x41bar`, "fooAbar"],
+    ["[abc]def[g]", "def"],
+    ["(abc|def)ghi", "ghi"],
+    ["a.*?bcdef", "bcdef"],
+    // None: a top-level alternation, or nothing outside groups and classes.
+    ["a|bcd", undefined],
+    ["(abcdef)", undefined],
+    [String.raw`\w+\s*`, undefined],
+  ] as [string, string | undefined][])("%s → %s", ([pattern, literal]) => {
+    expect(requiredLiteral(pattern)).toBe(literal);
+  });
+
+  test("every line a generated pattern matches contains its literal (case-sensitive, and ignoring case)", () => {
+    const piece = fc.constantFrom("ab", "cd", "abc", "x", "y?", "b*", "c+", "d{0,2}", "e{2}", String.raw`\s*`, String.raw`\w+`, String.raw`\.`, ".", "[ab]", "[^c]", "(ab|cd)", "(?:x)?", "^", "$", String.raw`\b`, "|");
+    const pattern = fc.array(piece, { minLength: 1, maxLength: 7 }).map((pieces) => pieces.join("")).filter((source) => {
+      try {
+        new RegExp(source);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    const line = fc.string({ unit: fc.constantFrom(..."abcdexyABCDE. _"), maxLength: 24 });
+    fc.assert(
+      fc.property(pattern, fc.array(line, { minLength: 1, maxLength: 20 }), (source, lines) => {
+        const literal = requiredLiteral(source);
+        if (literal === undefined) return;
+        for (const text of lines) {
+          if (new RegExp(source).test(text)) expect(text).toContain(literal);
+          if (new RegExp(source, "i").test(text)) expect(text.toLowerCase()).toContain(literal.toLowerCase());
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+});
