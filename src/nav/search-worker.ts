@@ -240,10 +240,13 @@ function lineStartsOf(text: string): Int32Array {
   return starts;
 }
 
-/** The 0-based line holding `position`, searching forward from line `from` (matches come in order). */
+/** The 0-based line holding `position`, searching forward from line `from` (matches come in order, usually a few lines apart). */
 function lineAt(starts: Int32Array, position: number, from: number): number {
-  let low = from;
-  let high = starts.length - 1;
+  // Gallop forward from `from`, then search the last step's range.
+  let step = 1;
+  while (from + step < starts.length && starts[from + step]! <= position) step *= 2;
+  let low = from + (step >> 1);
+  let high = Math.min(from + step, starts.length) - 1;
   while (low < high) {
     const middle = (low + high + 1) >>> 1;
     if (starts[middle]! <= position) low = middle;
