@@ -40,6 +40,8 @@ interface Live {
   /** Rejects when V8 reports a catastrophic error (an out-of-memory it could not handle) in this isolate. */
   readonly broken: Promise<never>;
   catastrophic: boolean;
+  /** The heap limit it was created with (it cannot change for an isolate). */
+  readonly limitMb: number;
   /** What the REPL rewrite knows of the blocks that ran in this isolate. */
   readonly repl: ReplState;
 }
@@ -100,6 +102,10 @@ class IsolateSandbox implements Sandbox {
   readonly #stubs = new Map<string, string>();
   readonly #functions = new Map<string, HostFunction>();
   #live?: Live;
+  /** The first isolate being started: concurrent first uses wait for the same one. */
+  #starting?: Promise<void>;
+  /** The tail of the queue of set-up calls (see `#serial`). */
+  #setup: Promise<unknown> = Promise.resolve();
   #disposed = false;
   #block?: BlockState;
   #blockCount = 0;
@@ -120,16 +126,25 @@ class IsolateSandbox implements Sandbox {
    * estimate of their size). A value that does not fit in it is refused, so a
    * fresh isolate never starts over its limit.
    */
-  async setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
+  setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
+    return this.#serial(() => this.#setPersistentGlobal(name, value));
+  }
+
+  async #setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
     const bytes = typeof value === "string" ? value.length * 2 : jsonChars(value) * 3;
     const previous = this.#persistent.get(name);
-    const before = this.#memoryLimit();
     this.#persistent.set(name, { value, bytes });
     let failure: unknown;
     try {
-      // A large value needs a bigger heap; the limit is fixed per isolate, so start a new one.
-      if (!this.#live || this.#memoryLimit() > before) await this.#renew();
-      else await this.#set(await this.#current(), name, value);
+      if (!this.#live) {
+        // The first isolate starts with every persistent value, this one included, and the heap it needs.
+        await this.#start();
+      } else {
+        const live = await this.#current();
+        // A large value needs a bigger heap; the limit is fixed per isolate, so start a new one.
+        if (live.limitMb < this.#memoryLimit()) await this.#renew();
+        else await this.#set(live, name, value);
+      }
     } catch (error) {
       failure = error;
     }
@@ -145,7 +160,11 @@ class IsolateSandbox implements Sandbox {
     throw new RangeError(`the sandbox global '${name}' is too large: it does not fit in the sandbox's memory limit of ${this.#memoryLimitMb + Math.ceil(bytes / MB)} MB. Pass a smaller value, or a string (the most compact form).`);
   }
 
-  async setGlobal(name: string, value: GuestValue): Promise<void> {
+  setGlobal(name: string, value: GuestValue): Promise<void> {
+    return this.#serial(() => this.#setGlobal(name, value));
+  }
+
+  async #setGlobal(name: string, value: GuestValue): Promise<void> {
     const live = await this.#current();
     try {
       await this.#set(live, name, value);
@@ -157,17 +176,31 @@ class IsolateSandbox implements Sandbox {
     }
   }
 
-  async defineStub(name: string, message: string): Promise<void> {
-    // The isolate first: starting one applies every stub already recorded.
-    const live = await this.#current();
-    this.#stubs.set(name, message);
-    await applyStub(live, name, message);
+  defineStub(name: string, message: string): Promise<void> {
+    return this.#serial(async () => {
+      // The isolate first: starting one applies every stub already recorded.
+      const live = await this.#current();
+      this.#stubs.set(name, message);
+      await applyStub(live, name, message);
+    });
   }
 
-  async exposeFunction(name: string, fn: HostFunction): Promise<void> {
-    const live = await this.#current();
-    this.#functions.set(name, fn);
-    await applyExpose(live, name);
+  exposeFunction(name: string, fn: HostFunction): Promise<void> {
+    return this.#serial(async () => {
+      const live = await this.#current();
+      this.#functions.set(name, fn);
+      await applyExpose(live, name);
+    });
+  }
+
+  /**
+   * Runs set-up calls (globals, stubs, functions, reset) one at a time, in call order:
+   * one of them may replace the isolate, which must not happen under another.
+   */
+  #serial<T>(op: () => Promise<T>): Promise<T> {
+    const result = this.#setup.then(op);
+    this.#setup = result.catch(() => undefined);
+    return result;
   }
 
   async execute(code: string): Promise<ExecutionResult> {
@@ -272,9 +305,13 @@ class IsolateSandbox implements Sandbox {
       return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
     }
     // What the block kept can be over the limit without V8 noticing yet; it would dispose the isolate later, between blocks.
-    // ArrayBuffers count too (isolated-vm counts them against the limit when the next block compiles).
     const kept = await live.isolate.getHeapStatistics().catch(() => undefined);
-    if (live.isolate.isDisposed || (kept && (kept.used_heap_size > kept.heap_size_limit || kept.used_heap_size + kept.externally_allocated_size > this.#memoryLimit() * MB))) {
+    if (kept && kept.externally_allocated_size > 0 && kept.used_heap_size + kept.externally_allocated_size > live.limitMb * MB) {
+      // ArrayBuffers too: isolated-vm checks heap plus ArrayBuffers against the limit, after a full
+      // collection, whenever something compiles. Let it decide now, not when the next block compiles.
+      await live.context.eval("0").catch(() => undefined);
+    }
+    if (live.isolate.isDisposed || (kept && kept.used_heap_size > kept.heap_size_limit)) {
       await this.#renew();
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)` }, true);
     }
@@ -284,15 +321,24 @@ class IsolateSandbox implements Sandbox {
     return finish();
   }
 
-  async reset(): Promise<void> {
-    this.#lostBetweenBlocks = false;
-    await this.#renew();
+  reset(): Promise<void> {
+    return this.#serial(async () => {
+      this.#lostBetweenBlocks = false;
+      await this.#renew();
+    });
+  }
+
+  /** Starts the first isolate, once however many first uses arrive together. */
+  async #start(): Promise<void> {
+    if (this.#live) return;
+    this.#starting ??= this.#renew().finally(() => (this.#starting = undefined));
+    await this.#starting;
   }
 
   /** The live isolate, started on first use; one that went away while no block ran is replaced, and the next block is told. */
   async #current(): Promise<Live> {
     if (!this.#disposed && !this.#live) {
-      await this.#renew();
+      await this.#start();
       return this.#alive();
     }
     const live = this.#alive();
@@ -312,8 +358,9 @@ class IsolateSandbox implements Sandbox {
     // Without this callback V8 aborts the whole host process when a guest allocation
     // cannot be satisfied at all (a huge dictionary growing, for example). With it the
     // isolate is written off and the block ends as a memory error.
+    const limitMb = this.#memoryLimit();
     const isolate = withSemiSpace(semiSpaceMb(this.#memoryLimitMb), () => new ivm.Isolate({
-      memoryLimit: this.#memoryLimit(),
+      memoryLimit: limitMb,
       onCatastrophicError: () => {
         if (live) live.catastrophic = true;
         for (const listener of catastropheListeners) listener();
@@ -333,7 +380,7 @@ class IsolateSandbox implements Sandbox {
     const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
     for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
     runtime.release();
-    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false, repl: new ReplState() };
+    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false, limitMb, repl: new ReplState() };
     this.#live = live;
     for (const [name, { value }] of this.#persistent) await this.#set(live, name, value);
     for (const [name, message] of this.#stubs) await applyStub(live, name, message);

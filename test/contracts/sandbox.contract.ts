@@ -162,6 +162,20 @@ export function sandboxContract(factory: SandboxFactory): void {
       expect(result.error).toBeUndefined();
     });
 
+    test("set-up calls made at once on a new sandbox all take effect, each once", async () => {
+      const sandbox = await open();
+      // A new sandbox starts its isolate on first use: calls arriving together share that start.
+      await Promise.all([
+        sandbox.exposeFunction("a", () => "A"),
+        sandbox.exposeFunction("b", () => "B"),
+        sandbox.defineStub("c", "c is not available here"),
+        sandbox.setPersistentGlobal("d", "D"),
+      ]);
+      const result = await sandbox.execute("let caught = ''\ntry { c() } catch (error) { caught = error.message }\nFINAL([await a(), await b(), caught, d].join(','))");
+      expect(result.error).toBeUndefined();
+      expect(result.final).toEqual({ value: "A,B,c is not available here,D" });
+    });
+
     test("after a caught FINAL the block can no longer call host functions", async ({ sandbox }) => {
       const calls: unknown[] = [];
       await sandbox.exposeFunction("record", (value) => calls.push(value));
@@ -367,6 +381,16 @@ export function sandboxContract(factory: SandboxFactory): void {
       expect(result.reset).toBe(true);
       const after = await sandbox.execute("FINAL([typeof lost, context])");
       expect(after.final).toEqual({ value: ["undefined", "kept"] });
+    });
+
+    test("a block that keeps half the limit and leaves garbage behind keeps its variables", async () => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 128 });
+      // About 62 MB kept, then about as much made and dropped: uncollected garbage is not data kept.
+      const kept = await sandbox.execute("globalThis.keep = []; for (let i = 0; i < 8; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5)); print(keep.length)");
+      const churn = await sandbox.execute('{ const tmp = Array.from({ length: 1e6 }, (_, i) => ({ i, s: "k" + i })); print(tmp.length) }');
+      const after = await sandbox.execute("FINAL(keep.length)");
+      expect([kept.error, churn.error, after.error]).toEqual([undefined, undefined, undefined]);
+      expect(after.final).toEqual({ value: 8 });
     });
 
     test("large ArrayBuffers fail inside the guest instead of growing the host", async ({ sandbox }) => {
