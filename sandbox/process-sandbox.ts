@@ -56,8 +56,8 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   /** The worker went away while no block ran: the next block is told and does not run. */
   #lostBetweenBlocks?: WorkerLoss;
   #running?: Running;
-  /** A block has run: from then on, losing the worker loses the guest's variables. */
-  #hasRun = false;
+  /** A block has run or a global was set: from then on, losing the worker loses guest state (variables, injected values). */
+  #hasGuestState = false;
   #busy = false;
   #disposed = false;
 
@@ -109,6 +109,8 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   }
 
   async setGlobal(name: string, value: GuestValue): Promise<void> {
+    // Not re-applied on a fresh worker (a tool result for the next block, say): its loss is reported.
+    this.#hasGuestState = true;
     await this.#request("set", name, value);
   }
 
@@ -125,7 +127,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   async reset(): Promise<void> {
     await this.#request("reset");
     this.#lostBetweenBlocks = undefined;
-    this.#hasRun = false;
+    this.#hasGuestState = false;
   }
 
   async execute(code: string): Promise<ExecutionResult> {
@@ -142,7 +144,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
       }
       if (!this.#attached) await this.attach();
       const { worker, id } = this.#attached!;
-      this.#hasRun = true;
+      this.#hasGuestState = true;
       // The block's time starts now: starting a fresh worker and reopening the sandbox in it do not count.
       const running: Running = { started: performance.now(), waited: 0, inFlight: 0, waitingSince: 0 };
       this.#running = running;
@@ -198,8 +200,8 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
 
   lost(loss: WorkerLoss): void {
     this.#attached = undefined;
-    // Before any block ran there were no variables to lose: the sandbox simply moves.
-    if (!this.#running && !this.#disposed && this.#hasRun) this.#lostBetweenBlocks ??= loss;
+    // Before any block ran or any global was set there was nothing to lose: the sandbox simply moves.
+    if (!this.#running && !this.#disposed && this.#hasGuestState) this.#lostBetweenBlocks ??= loss;
   }
 
   /** The heap limit, plus persistent globals three times over: the isolate's copy and the worker's copies in transit. */

@@ -187,7 +187,7 @@ export class WorkerProcess {
       this.#send([op, seq, id, ...args] as unknown as HostMessage);
     });
     if (op === "execute") return answered;
-    const allowed = this.#stallMs + STALL_MS_PER_MB * Math.ceil(args.reduce<number>((sum, arg) => sum + jsonChars(arg), 0) / (1024 * 1024));
+    const allowed = this.#stallMs + STALL_MS_PER_MB * Math.ceil(valueChars(op, args) / (1024 * 1024));
     const deadline = setTimeout(() => this.#stuck(op, allowed), allowed).unref();
     return answered.finally(() => clearTimeout(deadline));
   }
@@ -242,5 +242,15 @@ export class WorkerProcess {
 
   #idle(): void {
     this.#child.channel?.unref();
+  }
+}
+
+/** About how many characters the value sent with a `persist` or `set` takes (0 for other requests, or a value JSON cannot hold). */
+function valueChars(op: WorkerOp, args: readonly unknown[]): number {
+  if (op !== "persist" && op !== "set") return 0;
+  try {
+    return jsonChars(args[1]);
+  } catch {
+    return 0;
   }
 }

@@ -26,4 +26,10 @@ describe("jsonChars: a JSON value's size without building its JSON", () => {
     for (let index = 0; index < 100_000; index++) deep = [deep];
     expect(jsonChars(deep)).toBeGreaterThan(200_000);
   });
+
+  test("a cycle ends in JSON.stringify's TypeError, not an endless walk", () => {
+    const cyclic: Record<string, unknown> = { name: "loop" };
+    cyclic.self = cyclic;
+    expect(() => jsonChars(cyclic)).toThrow(TypeError);
+  });
 });
