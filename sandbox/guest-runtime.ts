@@ -31,6 +31,7 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   for (const name of ["WebAssembly", "SharedArrayBuffer", "Atomics"]) delete G[name];
 
   const stringify = JSON.stringify;
+  const sliceString = Function.prototype.call.bind(String.prototype.slice);
   const parseJson = JSON.parse;
   const StringOf = String;
   const ErrorOf = Error;
@@ -89,7 +90,7 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
     if (text.length >= outputRoom) {
       // Cut here (one character past the room tells the host it was cut), before the text is copied out.
       outputOpen = false;
-      hostOutput(text.length > outputRoom ? text.slice(0, outputRoom + 1) : text + "\n");
+      hostOutput(text.length > outputRoom ? sliceString(text, 0, outputRoom + 1) : text + "\n");
       return;
     }
     outputRoom -= text.length + 1;

@@ -62,8 +62,8 @@ export const HOSTILE_ROWS: readonly HostileRow[] = [
     inProcess: "survives, but the process cannot exit afterwards",
   },
   {
-    label: "a string of 2^27 characters printed, then a busy loop",
-    code: 'print("x".repeat(2 ** 27)); while (true) {}',
+    label: "a string of 2^27 characters printed (String.prototype.slice replaced first), then a busy loop",
+    code: 'String.prototype.slice = function () { return String(this) }; print("x".repeat(2 ** 27)); while (true) {}',
     timeoutMs: 1_000,
     memoryLimitMb: 256,
     kinds: ["timeout"],
