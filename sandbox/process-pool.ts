@@ -15,10 +15,11 @@ export interface ProcessSandboxOptions {
   /** MB a worker may use on top of its sandboxes' own limits before the host stops it. Default {@link WORKER_BASE_MEMORY_MB}. */
   readonly workerBaseMemoryMb?: number;
   /**
-   * Milliseconds a worker may take to start, or to answer a request that is not a
-   * block (opening a sandbox, setting a global), before the host stops it as stuck
-   * and its sandboxes continue on a fresh worker. Blocks are governed by their own
-   * time limit instead. Default {@link WORKER_STALL_MS}.
+   * Milliseconds a worker may take to start, or stay silent while a request that is
+   * not a block (opening a sandbox, setting a global) waits for its answer (plus
+   * 100 ms per MB of the values waiting), before the host stops it as stuck and its
+   * sandboxes continue on a fresh worker. Blocks are governed by their own time
+   * limit instead. Default {@link WORKER_STALL_MS}.
    */
   readonly stallTimeoutMs?: number;
 }

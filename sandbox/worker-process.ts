@@ -10,10 +10,11 @@ import { jsonChars } from "./json-size.ts";
 const WORKER_PATH = fileURLToPath(new URL(`./sandbox-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /**
- * How long a worker may take to start or to answer a request other than `execute`
- * (whose time the block's own limit governs) before the host stops it as stuck.
- * Such requests take milliseconds; a worker that does not answer is wedged (a V8
- * deadlock inside `new Isolate`, say) and would otherwise hang its sessions forever.
+ * How long a worker may take to start, or stay silent while a request other than
+ * `execute` (whose time the block's own limit governs) waits for its answer,
+ * before the host stops it as stuck. Such requests take milliseconds; a worker that
+ * says nothing for this long is wedged (a V8 deadlock inside `new Isolate`, say)
+ * and would otherwise hang its sessions forever.
  */
 export const WORKER_STALL_MS = 15_000;
 /** Extra time allowed per MB of a value sent with `persist` or `set` (copying it in). */
@@ -91,6 +92,9 @@ export class WorkerProcess {
   onGone: (worker: WorkerProcess) => void = () => undefined;
 
   readonly #stallMs: number;
+  /** Requests other than blocks awaiting an answer, by sequence number (see `#armStall`). */
+  readonly #awaited = new Map<number, { readonly op: WorkerOp; readonly extraMs: number }>();
+  #stallTimer?: NodeJS.Timeout;
 
   constructor({ path = WORKER_PATH, stallMs = WORKER_STALL_MS }: WorkerProcessOptions = {}) {
     this.#stallMs = stallMs;
@@ -106,6 +110,7 @@ export class WorkerProcess {
     const startDeadline = setTimeout(() => this.#stuck("start"), stallMs).unref();
     this.ready.then(() => clearTimeout(startDeadline), () => clearTimeout(startDeadline));
     this.#child.on("message", (message: WorkerMessage) => {
+      if (this.#awaited.size > 0) this.#armStall();
       if (message[0] === "ready") {
         started();
         this.#active(-1);
@@ -187,9 +192,29 @@ export class WorkerProcess {
       this.#send([op, seq, id, ...args] as unknown as HostMessage);
     });
     if (op === "execute") return answered;
-    const allowed = this.#stallMs + STALL_MS_PER_MB * Math.ceil(valueChars(op, args) / (1024 * 1024));
-    const deadline = setTimeout(() => this.#stuck(op, allowed), allowed).unref();
-    return answered.finally(() => clearTimeout(deadline));
+    this.#awaited.set(seq, { op, extraMs: STALL_MS_PER_MB * Math.ceil(valueChars(op, args) / (1024 * 1024)) });
+    this.#armStall();
+    return answered.finally(() => {
+      this.#awaited.delete(seq);
+      this.#armStall();
+    });
+  }
+
+  /**
+   * (Re)starts the stall deadline while requests other than blocks are waiting. Any
+   * message from the worker is progress and restarts it, so a request queued behind
+   * another tenant's slow but progressing work is not taken for a stuck worker; only
+   * silence for the whole allowance (the stall time plus the time for every waiting
+   * value's size) is.
+   */
+  #armStall(): void {
+    clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+    if (this.#awaited.size === 0 || this.gone) return;
+    let allowed = this.#stallMs;
+    for (const { extraMs } of this.#awaited.values()) allowed += extraMs;
+    const [first] = this.#awaited.values();
+    this.#stallTimer = setTimeout(() => this.#stuck(first!.op, allowed), allowed).unref();
   }
 
   /** Stops the process at once; every pending request fails with `loss`. */
