@@ -10,6 +10,7 @@ import {
 } from "./sandbox.ts";
 import { redactHostPaths } from "./redact.ts";
 import { jsonChars } from "./json-size.ts";
+import { semiSpaceMb } from "./nursery.ts";
 import { WorkerLostError, type WorkerLoss, type WorkerProcess, type WorkerTenant } from "./worker-process.ts";
 
 const MB = 1024 * 1024;
@@ -204,11 +205,14 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
     if (!this.#running && !this.#disposed && this.#hasGuestState) this.#lostBetweenBlocks ??= loss;
   }
 
-  /** The heap limit, plus persistent globals three times over: the isolate's copy and the worker's copies in transit. */
+  /**
+   * The heap limit, the young generation V8 adds on top of it (three semi-spaces at
+   * most), and persistent globals three times over: the isolate's copy and the worker's copies in transit.
+   */
   allowanceMb(): number {
     let bytes = 0;
     for (const { bytes: size } of this.#persistent.values()) bytes += size;
-    return this.#limits.memoryLimitMb + Math.ceil((3 * bytes) / MB);
+    return this.#limits.memoryLimitMb + 3 * semiSpaceMb(this.#limits.memoryLimitMb) + Math.ceil((3 * bytes) / MB);
   }
 
   /** Stops the worker when the block is past its time limit (or its host-wait limit) by more than the grace. */

@@ -122,14 +122,18 @@ function secretMatcher(pattern: string): (relative: string) => boolean {
 /**
  * One test for all the patterns: those without `/` joined into one regular
  * expression run on the file's name, the others into one run on the whole path
- * (picomatch compiles each; 40 patterns then cost two regex runs per file, not 40).
+ * (picomatch compiles each; 40 patterns then cost two regex runs per file, not 40),
+ * plus picomatch's own shortcut for a path equal to a pattern.
  */
 function anySecretTest(patterns: readonly string[]): (relative: string) => boolean {
   const union = (group: readonly string[]): RegExp | undefined =>
     group.length === 0 ? undefined : new RegExp(group.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true }).source})`).join("|"));
   const byName = union(patterns.filter((pattern) => !pattern.includes("/")));
   const byPath = union(patterns.filter((pattern) => pattern.includes("/")));
-  return (relative) => (byName?.test(relative.slice(relative.lastIndexOf("/") + 1)) ?? false) || (byPath?.test(relative) ?? false);
+  // picomatch also matches a path equal to the pattern as written (`keys(old).txt`, whose parentheses are glob syntax).
+  const exact = new Set(patterns);
+  return (relative) =>
+    relative !== "" && (exact.has(relative) || (byName?.test(relative.slice(relative.lastIndexOf("/") + 1)) ?? false) || (byPath?.test(relative) ?? false));
 }
 
 /** `a/b/c` → `a`, `a/b`: the folders above an entry, top first. */

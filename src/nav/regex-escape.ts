@@ -36,6 +36,8 @@ export function readEscape(pattern: string, index: number): Escape | { error: st
     const octal = /^[0-7]{1,3}/.exec(pattern.slice(index + 1))?.[0] ?? "0";
     return { text: `\\${octal}`, codePoint: Number.parseInt(octal, 8) };
   }
+  // `\c` without a letter after it stands for no one character: a backslash, then `c` (Annex B).
+  if (next === "c") return { text: "\\c" };
   const control = CONTROL_ESCAPES[next];
   return { text: pattern.slice(index, index + 2), codePoint: control ?? next.codePointAt(0) };
 }

@@ -37,6 +37,12 @@ export function requiredLiteral(pattern: string): string | undefined {
     if (char === "\\") {
       const escape = readEscape(pattern, index);
       if ("error" in escape) return undefined;
+      if (escape.text === "\\c") {
+        // `\c` not followed by a letter is a backslash and a `c` (Annex B): end the run there.
+        end();
+        index += 1;
+        continue;
+      }
       if (depth === 0 && escape.codePoint !== undefined && !isClassEscape(escape.text) && escape.codePoint !== NEWLINE) run += String.fromCharCode(escape.codePoint);
       else end();
       index += Math.max(1, escape.text.length);

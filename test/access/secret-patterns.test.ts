@@ -20,7 +20,7 @@ function secretByOnePattern(patterns: readonly string[], relative: string): bool
 }
 
 const segment = fc.oneof(
-  fc.constantFrom(".env", ".env.local", "server.pem", "id_rsa", "id_rsa.pub", ".aws", "credentials", "credentials.json", "a.key", "key", ".npmrc", "src", "x.p12", "secrets", "config", ".ssh"),
+  fc.constantFrom(".env", ".env.local", "server.pem", "id_rsa", "id_rsa.pub", ".aws", "credentials", "credentials.json", "a.key", "key", ".npmrc", "src", "x.p12", "secrets", "config", ".ssh", "keys(old).txt", "a(b).json", "[x].key"),
   fc.stringMatching(/^[a-z._-]{1,8}$/),
 );
 const relativePath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join("/"));
@@ -28,6 +28,8 @@ const relativePath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segm
 test.for([
   { label: "the default patterns", patterns: DEFAULT_SECRET_FILES },
   { label: "patterns with folders and braces", patterns: ["config/*.json", "**/secrets/**", "*.{pem,key}", "deploy/**/id_*"] },
+  // Glob syntax in a name: picomatch also matches a path equal to the pattern as written.
+  { label: "patterns holding glob syntax", patterns: ["keys(old).txt", "config/a(b).json", "[x].key"] },
 ])("$label: the joined test refuses exactly the files some single pattern matches", ({ patterns }) => {
   const rule = new ReadRule(root, { secretFiles: patterns });
   fc.assert(

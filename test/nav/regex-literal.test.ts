@@ -23,6 +23,8 @@ describe("requiredLiteral", () => {
     ["[abc]def[g]", "def"],
     ["(abc|def)ghi", "ghi"],
     ["a.*?bcdef", "bcdef"],
+    // `\c` without a letter is a backslash and a `c` (Annex B), not a control character.
+    [String.raw`ab\c-x`, "c-x"],
     // None: a top-level alternation, or nothing outside groups and classes.
     ["a|bcd", undefined],
     ["(abcdef)", undefined],
@@ -32,7 +34,7 @@ describe("requiredLiteral", () => {
   });
 
   test("every line a generated pattern matches contains its literal (case-sensitive, and ignoring case)", () => {
-    const piece = fc.constantFrom("ab", "cd", "abc", "x", "y?", "b*", "c+", "d{0,2}", "e{2}", String.raw`\s*`, String.raw`\w+`, String.raw`\.`, ".", "[ab]", "[^c]", "(ab|cd)", "(?:x)?", "^", "$", String.raw`\b`, "|");
+    const piece = fc.constantFrom("ab", "cd", "abc", "x", "y?", "b*", "c+", "d{0,2}", "e{2}", String.raw`\s*`, String.raw`\w+`, String.raw`\.`, ".", "[ab]", "[^c]", "(ab|cd)", "(?:x)?", "^", "$", String.raw`\b`, "|", String.raw`\c-`, String.raw`\cA`);
     const pattern = fc.array(piece, { minLength: 1, maxLength: 7 }).map((pieces) => pieces.join("")).filter((source) => {
       try {
         new RegExp(source);
@@ -41,7 +43,7 @@ describe("requiredLiteral", () => {
         return false;
       }
     });
-    const line = fc.string({ unit: fc.constantFrom(..."abcdexyABCDE. _"), maxLength: 24 });
+    const line = fc.string({ unit: fc.constantFrom(..."abcdexyABCDE. _\\-\x01"), maxLength: 24 });
     fc.assert(
       fc.property(pattern, fc.array(line, { minLength: 1, maxLength: 20 }), (source, lines) => {
         const literal = requiredLiteral(source);
