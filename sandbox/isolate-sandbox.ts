@@ -12,39 +12,15 @@ import {
   type SandboxOptions,
 } from "./sandbox.ts";
 import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
-import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS, RUNTIME_ENTRY_POINTS } from "./guest-runtime.ts";
 import { redactHostPaths } from "./redact.ts";
-import { ReplState } from "./repl-state.ts";
-import { semiSpaceMb, withSemiSpace } from "./nursery.ts";
+import { semiSpaceMb } from "./nursery.ts";
 import { jsonChars } from "./json-size.ts";
+import { applyExpose, applyStub, createLive, releaseLive, setGuestGlobal, type Live } from "./live-isolate.ts";
+import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
 
 const MB = 1024 * 1024;
 /** How often the watchdog looks at a running block at most. */
 const WATCHDOG_TICK_MS = 100;
-
-type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
-
-/** One isolate with its context, the runtime's entry points and its in-flight host calls. */
-interface Live {
-  readonly isolate: ivm.Isolate;
-  readonly context: ivm.Context;
-  readonly runtime: Record<RuntimeEntryPoint, ivm.Reference>;
-  /** Async host calls started by this isolate that have not returned yet. */
-  inFlight: number;
-  /** When `inFlight` last went from 0 to 1 (or the current block started, if later). */
-  waitingSince: number;
-  /** Settlements that arrived while no block was running; delivered when the next block starts. */
-  readonly queued: [id: number, json: string][];
-  /** Settlements being delivered right now. */
-  readonly settling: Set<Promise<unknown>>;
-  /** Rejects when V8 reports a catastrophic error (an out-of-memory it could not handle) in this isolate. */
-  readonly broken: Promise<never>;
-  catastrophic: boolean;
-  /** The heap limit it was created with (it cannot change for an isolate). */
-  readonly limitMb: number;
-  /** What the REPL rewrite knows of the blocks that ran in this isolate. */
-  readonly repl: ReplState;
-}
 
 interface BlockState {
   output: string;
@@ -143,7 +119,7 @@ class IsolateSandbox implements Sandbox {
         const live = await this.#current();
         // A large value needs a bigger heap; the limit is fixed per isolate, so start a new one.
         if (live.limitMb < this.#memoryLimit()) await this.#renew();
-        else await this.#set(live, name, value);
+        else await setGuestGlobal(live, name, value);
       }
     } catch (error) {
       failure = error;
@@ -167,7 +143,7 @@ class IsolateSandbox implements Sandbox {
   async #setGlobal(name: string, value: GuestValue): Promise<void> {
     const live = await this.#current();
     try {
-      await this.#set(live, name, value);
+      await setGuestGlobal(live, name, value);
     } catch (error) {
       // Over the memory limit while copying the value in: a loss for the next block to report, not a read-only name.
       if (!live.isolate.isDisposed && !live.catastrophic) throw error;
@@ -352,37 +328,16 @@ class IsolateSandbox implements Sandbox {
   async #renew(): Promise<void> {
     if (this.#disposed) throw new Error("sandbox was disposed; create a new one.");
     this.#release();
-    let onCatastrophe: (error: Error) => void = () => undefined;
-    const broken = new Promise<never>((_, reject) => (onCatastrophe = reject));
-    broken.catch(() => undefined);
-    // Without this callback V8 aborts the whole host process when a guest allocation
-    // cannot be satisfied at all (a huge dictionary growing, for example). With it the
-    // isolate is written off and the block ends as a memory error.
-    const limitMb = this.#memoryLimit();
-    const isolate = withSemiSpace(semiSpaceMb(this.#memoryLimitMb), () => new ivm.Isolate({
-      memoryLimit: limitMb,
-      onCatastrophicError: () => {
-        if (live) live.catastrophic = true;
+    const live: Live = await createLive(this.#memoryLimit(), semiSpaceMb(this.#memoryLimitMb), {
+      output: (text) => this.#onOutput(text),
+      final: (json) => this.#onFinal(json),
+      callStart: (caller, name, args, id) => void this.#callAsync(caller, name, args, id),
+      catastrophe: () => {
         for (const listener of catastropheListeners) listener();
-        onCatastrophe(new Error("catastrophic isolate error"));
       },
-    }));
-    const context = await isolate.createContext();
-    const global = context.global;
-    let live: Live | undefined;
-    await global.set(HOST_CALLBACKS.output, new ivm.Callback((text: unknown) => this.#onOutput(text)));
-    await global.set(HOST_CALLBACKS.final, new ivm.Callback((json: unknown) => this.#onFinal(json)));
-    await global.set(
-      HOST_CALLBACKS.callStart,
-      new ivm.Callback((name: unknown, args: unknown, id: unknown) => void (live && this.#callAsync(live, name, args, id))),
-    );
-    const runtime = (await context.eval(GUEST_RUNTIME_SOURCE, { filename: "rlmkit-runtime.js", reference: true })) as ivm.Reference;
-    const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
-    for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
-    runtime.release();
-    live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false, limitMb, repl: new ReplState() };
+    });
     this.#live = live;
-    for (const [name, { value }] of this.#persistent) await this.#set(live, name, value);
+    for (const [name, { value }] of this.#persistent) await setGuestGlobal(live, name, value);
     for (const [name, message] of this.#stubs) await applyStub(live, name, message);
     for (const name of this.#functions.keys()) await applyExpose(live, name);
   }
@@ -395,15 +350,7 @@ class IsolateSandbox implements Sandbox {
   #release(): void {
     const live = this.#live;
     this.#live = undefined;
-    if (!live) return;
-    live.queued.length = 0;
-    if (!live.isolate.isDisposed) {
-      if (!live.catastrophic) {
-        for (const reference of Object.values(live.runtime)) reference.release();
-        live.context.release();
-      }
-      live.isolate.dispose();
-    }
+    if (live) releaseLive(live);
   }
 
   #alive(): Live {
@@ -415,15 +362,6 @@ class IsolateSandbox implements Sandbox {
     let bytes = 0;
     for (const { bytes: size } of this.#persistent.values()) bytes += size;
     return this.#memoryLimitMb + Math.ceil(bytes / MB);
-  }
-
-  /** Defines a global through the runtime, so no guest setter runs; fails if guest code made the name read-only. */
-  async #set(live: Live, name: string, value: GuestValue): Promise<void> {
-    const transferable = value !== null && typeof value === "object" ? new ivm.ExternalCopy(value).copyInto({ release: true }) : value;
-    const done = await live.runtime.setGlobal.apply(undefined, [name, transferable], { arguments: { copy: true } });
-    if (done !== true) {
-      throw new Error(`could not set the sandbox global '${name}': guest code made it read-only. Reset the sandbox or use another name.`);
-    }
   }
 
   /**
@@ -520,74 +458,4 @@ class IsolateSandbox implements Sandbox {
       .finally(() => live.settling.delete(settling));
     live.settling.add(settling);
   }
-}
-
-/** True when JSON text nests arrays and objects deeper than `limit`; one linear pass, brackets inside strings ignored. */
-/** Defines a stub in one isolate (on creation, and again in every fresh isolate). */
-async function applyStub(live: Live, name: string, message: string): Promise<void> {
-  await live.runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } });
-}
-
-/** Exposes a host function in one isolate (on creation, and again in every fresh isolate); it returns a promise in the guest. */
-async function applyExpose(live: Live, name: string): Promise<void> {
-  await live.runtime.expose.apply(undefined, [name], { arguments: { copy: true } });
-}
-
-function tooDeep(json: string, limit = MAX_VALUE_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < json.length; index++) {
-    const char = json.charCodeAt(index);
-    if (inString) {
-      if (char === 0x5c) index++;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (char === 0x5d || char === 0x7d) depth--;
-  }
-  return false;
-}
-
-function parseArguments(args: unknown): GuestValue[] {
-  const parsed: unknown = typeof args === "string" ? JSON.parse(args) : [];
-  return Array.isArray(parsed) ? (parsed as GuestValue[]) : [];
-}
-
-/** Reads what the runtime's `run` resolved to: nothing, or a JSON description of what the block threw. */
-function readOutcome(outcome: unknown): { name: string; message: string; stack: string } | undefined {
-  if (outcome === undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = typeof outcome === "string" ? JSON.parse(outcome) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  const record = (parsed ?? {}) as Record<string, unknown>;
-  const text = (value: unknown, fallback: string): string => (typeof value === "string" ? value : fallback);
-  return {
-    name: text(record.name, "Error"),
-    message: text(record.message, "the block failed in a way that could not be described"),
-    stack: text(record.stack, ""),
-  };
-}
-
-function reply(value: unknown): string {
-  try {
-    return JSON.stringify({ value: value === undefined ? null : value });
-  } catch (error) {
-    return replyError(error);
-  }
-}
-
-function replyError(error: unknown): string {
-  const err = error as Error;
-  return JSON.stringify({ error: redactHostPaths(String(err?.message ?? error)), errorName: typeof err?.name === "string" ? err.name : "Error" });
-}
-
-/** Finds the first stack frame in the block's own file and maps it to the caller's line and column. */
-function locate(stack: string, filename: string, program: ReplProgram): { line?: number; column?: number } {
-  const match = new RegExp(`${filename.replace(/[.]/g, "\\.")}:(\\d+):(\\d+)`).exec(stack);
-  if (!match) return {};
-  return program.toOriginal(Number(match[1]), Number(match[2])) ?? {};
 }

@@ -1,0 +1,108 @@
+import ivm from "isolated-vm";
+import type { GuestValue } from "./sandbox.ts";
+import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS, RUNTIME_ENTRY_POINTS } from "./guest-runtime.ts";
+import { ReplState } from "./repl-state.ts";
+import { withSemiSpace } from "./nursery.ts";
+
+export type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
+
+/** One isolate with its context, the runtime's entry points and its in-flight host calls. */
+export interface Live {
+  readonly isolate: ivm.Isolate;
+  readonly context: ivm.Context;
+  readonly runtime: Record<RuntimeEntryPoint, ivm.Reference>;
+  /** Async host calls started by this isolate that have not returned yet. */
+  inFlight: number;
+  /** When `inFlight` last went from 0 to 1 (or the current block started, if later). */
+  waitingSince: number;
+  /** Settlements that arrived while no block was running; delivered when the next block starts. */
+  readonly queued: [id: number, json: string][];
+  /** Settlements being delivered right now. */
+  readonly settling: Set<Promise<unknown>>;
+  /** Rejects when V8 reports a catastrophic error (an out-of-memory it could not handle) in this isolate. */
+  readonly broken: Promise<never>;
+  catastrophic: boolean;
+  /** The heap limit it was created with (it cannot change for an isolate). */
+  readonly limitMb: number;
+  /** What the REPL rewrite knows of the blocks that ran in this isolate. */
+  readonly repl: ReplState;
+}
+
+/** What the host does when the guest runtime calls out of an isolate. */
+export interface LiveCallbacks {
+  /** Printed text; returns false once the block's output is closed. */
+  output(text: unknown): boolean;
+  /** FINAL's JSON; returns an error message for the guest, or undefined. */
+  final(json: unknown): string | undefined;
+  /** An async host-function call started by the guest of `live`. */
+  callStart(live: Live, name: unknown, args: unknown, id: unknown): void;
+  /** V8 reported a catastrophic out-of-memory error in the isolate (it is written off). */
+  catastrophe(): void;
+}
+
+/**
+ * Starts an isolate with the given heap limit and nursery, a context holding the
+ * guest runtime, and the host callbacks the runtime captures (and then deletes
+ * from the global object).
+ */
+export async function createLive(limitMb: number, semiSpaceMb: number, callbacks: LiveCallbacks): Promise<Live> {
+  let onCatastrophe: (error: Error) => void = () => undefined;
+  const broken = new Promise<never>((_, reject) => (onCatastrophe = reject));
+  broken.catch(() => undefined);
+  let live: Live | undefined;
+  // Without this callback V8 aborts the whole host process when a guest allocation
+  // cannot be satisfied at all (a huge dictionary growing, for example). With it the
+  // isolate is written off and the block ends as a memory error.
+  const isolate = withSemiSpace(semiSpaceMb, () => new ivm.Isolate({
+    memoryLimit: limitMb,
+    onCatastrophicError: () => {
+      if (live) live.catastrophic = true;
+      callbacks.catastrophe();
+      onCatastrophe(new Error("catastrophic isolate error"));
+    },
+  }));
+  const context = await isolate.createContext();
+  const global = context.global;
+  await global.set(HOST_CALLBACKS.output, new ivm.Callback((text: unknown) => callbacks.output(text)));
+  await global.set(HOST_CALLBACKS.final, new ivm.Callback((json: unknown) => callbacks.final(json)));
+  await global.set(
+    HOST_CALLBACKS.callStart,
+    new ivm.Callback((name: unknown, args: unknown, id: unknown) => void (live && callbacks.callStart(live, name, args, id))),
+  );
+  const runtime = (await context.eval(GUEST_RUNTIME_SOURCE, { filename: "rlmkit-runtime.js", reference: true })) as ivm.Reference;
+  const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
+  for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
+  runtime.release();
+  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false, limitMb, repl: new ReplState() };
+  return live;
+}
+
+/** Releases an isolate's references and disposes it (an isolate lost to a catastrophic error is only disposed). */
+export function releaseLive(live: Live): void {
+  live.queued.length = 0;
+  if (live.isolate.isDisposed) return;
+  if (!live.catastrophic) {
+    for (const reference of Object.values(live.runtime)) reference.release();
+    live.context.release();
+  }
+  live.isolate.dispose();
+}
+
+/** Defines a global through the runtime, so no guest setter runs; fails if guest code made the name read-only. */
+export async function setGuestGlobal(live: Live, name: string, value: GuestValue): Promise<void> {
+  const transferable = value !== null && typeof value === "object" ? new ivm.ExternalCopy(value).copyInto({ release: true }) : value;
+  const done = await live.runtime.setGlobal.apply(undefined, [name, transferable], { arguments: { copy: true } });
+  if (done !== true) {
+    throw new Error(`could not set the sandbox global '${name}': guest code made it read-only. Reset the sandbox or use another name.`);
+  }
+}
+
+/** Defines a stub in one isolate (on creation, and again in every fresh isolate). */
+export async function applyStub(live: Live, name: string, message: string): Promise<void> {
+  await live.runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } });
+}
+
+/** Exposes a host function in one isolate (on creation, and again in every fresh isolate); it returns a promise in the guest. */
+export async function applyExpose(live: Live, name: string): Promise<void> {
+  await live.runtime.expose.apply(undefined, [name], { arguments: { copy: true } });
+}
