@@ -1,0 +1,135 @@
+/**
+ * Sandbox contract: error positions, what guest code can reach, and hostile code that tries to poison later blocks.
+ */
+import { describe, expect } from "vitest";
+import { type ContractKit } from "./contract-kit.ts";
+
+/** Error positions, what guest code can reach, and hostile code that tries to poison later blocks. */
+export function errorsAndReach({ open, test }: ContractKit): void {
+  describe("errors point at the model's own code", () => {
+    test.for([
+      { label: "runtime error on line 1 (column corrected for the wrapper)", code: "null.x", kind: "runtime", name: "TypeError", line: 1, column: 6 },
+      { label: "runtime error on line 1 after a rewritten declaration", code: "const a = 1; a.b.c", kind: "runtime", name: "TypeError", line: 1, column: 18 },
+      { label: "runtime error on a later line after a rewritten declaration on that line", code: "print(0)\nlet q = {}; q.r.s", kind: "runtime", name: "TypeError", line: 2, column: 17 },
+      { label: "runtime error inside a declaration's initialiser", code: "const first = 1,\n  second = first.x.y", kind: "runtime", name: "TypeError", line: 2, column: 20 },
+      { label: "runtime error after rewritten multi-line declarations", code: "const a = 1;\nlet {b} = {b: 2},\n  c = 3;\nundefinedName + 1", kind: "runtime", name: "ReferenceError", line: 4, column: 1 },
+      { label: "error thrown inside a function points at the throw", code: "function f() {\n  throw new RangeError('bad')\n}\nf()", kind: "runtime", name: "RangeError", line: 2, column: 9 },
+      { label: "error after an await", code: "await null;\n\nnull.y", kind: "runtime", name: "TypeError", line: 3, column: 6 },
+      { label: "syntax error found by acorn", code: "const a = 1;\nconst = 2", kind: "syntax", name: "SyntaxError", line: 2, column: 7 },
+    ])("$label", async ({ code, kind, name, line, column }, { sandbox }) => {
+      const result = await sandbox.execute(code);
+      expect(result.error).toMatchObject({ kind, name, line, column });
+    });
+
+    test("a thrown non-error value is described", async ({ sandbox }) => {
+      const result = await sandbox.execute("throw {reason: 'nope'}");
+      expect(result.error).toMatchObject({ kind: "runtime", name: "Uncaught", message: '{reason: "nope"}' });
+    });
+
+    test.for([
+      { label: "runtime error", code: "null.x" },
+      { label: "stack overflow", code: "function down() { down() } down()" },
+      { label: "host function error", code: "await fail()" },
+      { label: "error from a host path in a message", code: "throw new Error(String(new Error().stack))" },
+    ])("messages carry no host paths or host frames ($label)", async ({ code }, { sandbox }) => {
+      await sandbox.exposeFunction("fail", () => {
+        throw new Error(`cannot open ${process.cwd()}/secret/file.txt at ${import.meta.url}`);
+      });
+      const result = await sandbox.execute(code);
+      expect(result.error).toBeDefined();
+      const text = JSON.stringify(result.error);
+      expect(text).not.toContain(process.cwd());
+      expect(text).not.toContain("file://");
+      expect(text).not.toMatch(/node:|node_modules|isolated-vm|isolate-sandbox/);
+    });
+  });
+
+  describe("no host objects are reachable", () => {
+    test.for([
+      { label: "process", code: "typeof process" },
+      { label: "require", code: "typeof require" },
+      { label: "module", code: "typeof module" },
+      { label: "Buffer", code: "typeof Buffer" },
+      { label: "setTimeout", code: "typeof setTimeout" },
+      { label: "fetch", code: "typeof fetch" },
+      { label: "WebAssembly", code: "typeof WebAssembly" },
+      { label: "SharedArrayBuffer", code: "typeof SharedArrayBuffer" },
+      { label: "Atomics", code: "typeof Atomics" },
+      { label: "the output callback", code: "typeof __rlm_host_output" },
+      { label: "the FINAL callback", code: "typeof __rlm_host_final" },
+      { label: "the sync call callback", code: "typeof __rlm_host_call_sync" },
+      { label: "the async call callback", code: "typeof __rlm_host_call_start" },
+      { label: "the old runtime global", code: "typeof __rlm_rt" },
+      { label: "process through the Function constructor", code: "globalThis.constructor.constructor('return typeof process')()" },
+      { label: "process through an async function's constructor", code: "await (async () => {}).constructor('return typeof process')()" },
+      { label: "process through print's constructor", code: "print.constructor('return typeof process')()" },
+      { label: "process through a host function's result", code: "(await hostValue()).constructor.constructor('return typeof process')()" },
+      { label: "process through a host function's promise", code: "hostValue().constructor.constructor('return typeof process')()" },
+    ])("$label is undefined", async ({ code }, { sandbox }) => {
+      await sandbox.exposeFunction("hostValue", async () => ({ a: 1 }));
+      const result = await sandbox.execute(`FINAL(${code})`);
+      expect(result.error).toBeUndefined();
+      expect(result.final).toEqual({ value: "undefined" });
+    });
+
+    test.for([
+      { label: "dynamic import()", code: "await import('node:fs')" },
+      { label: "eval of require", code: "eval('require')('fs')" },
+      { label: "Function returning process", code: "Function('return process')().exit(1)" },
+    ])("$label fails inside the guest", async ({ code }, { sandbox }) => {
+      const result = await sandbox.execute(code);
+      expect(result.error?.kind).toBe("runtime");
+      expect(result.final).toBeUndefined();
+    });
+
+    test("no global property holds an isolated-vm Reference, Callback or ExternalCopy", async ({ sandbox }) => {
+      await sandbox.setPersistentGlobal("context", { big: [1, 2, 3] });
+      await sandbox.setGlobal("injected", "value");
+      await sandbox.defineStub("nav_read", "use const x = nav_read(...)");
+      await sandbox.exposeFunction("tool", () => 1);
+      const result = await sandbox.execute(
+        // Methods only isolated-vm's handles have.
+        "const markers = ['derefInto', 'copyInto', 'applySync', 'applySyncPromise', 'getSync'];\n" +
+          "FINAL(Object.getOwnPropertyNames(globalThis).filter((key) => { try { const value = globalThis[key]; if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false; const names = Object.getOwnPropertyNames(value).concat(Object.getOwnPropertyNames(Object.getPrototypeOf(value) || {})); return names.some((name) => markers.includes(name)) } catch { return true } }))",
+      );
+      expect(result.final).toEqual({ value: [] });
+    });
+
+    test("the object that publishes functions is only the guest's own global object", async ({ sandbox }) => {
+      const result = await sandbox.execute("function probe() {}\nFINAL(typeof __rlm_g === 'object' && __rlm_g === globalThis)");
+      expect(result.final).toEqual({ value: true });
+    });
+  });
+
+  describe("hostile guest code cannot poison later blocks", () => {
+    test.for([
+      { label: "Promise.prototype.then replaced", poison: "Promise.prototype.then = function () { return 'not json' }" },
+      { label: "Object.prototype.then added", poison: "Object.prototype.then = function (resolve) { resolve('x') }" },
+      { label: "JSON replaced", poison: "JSON.stringify = () => '{}'; JSON.parse = () => ({})" },
+      { label: "String and Error replaced", poison: "String = () => ({}); Error = function () { return 1 }" },
+      { label: "Object.defineProperty replaced", poison: "Object.defineProperty = () => { throw 1 }; Object.getOwnPropertyDescriptor = () => undefined" },
+      { label: "Array.prototype methods replaced", poison: "Array.prototype.map = () => { throw new Error('map') }; Array.prototype.join = () => 5" },
+    ])("$label: FINAL, errors and host calls still work", async ({ poison }, { sandbox }) => {
+      await sandbox.exposeFunction("hostEcho", async (value) => value);
+      const poisoned = await sandbox.execute(poison);
+      expect(poisoned.error).toBeUndefined();
+      const failing = await sandbox.execute("\nnull.x");
+      expect(failing.error).toMatchObject({ kind: "runtime", name: "TypeError", line: 2 });
+      await sandbox.setGlobal("injected", { a: 1 });
+      const answer = await sandbox.execute("const echoed = await hostEcho(7)\nFINAL({echoed, injected})");
+      expect(answer.error).toBeUndefined();
+      expect(answer.final).toEqual({ value: { echoed: 7, injected: { a: 1 } } });
+    });
+
+    test("settling a fake host call from the guest is impossible", async ({ sandbox }) => {
+      const result = await sandbox.execute("FINAL(Object.getOwnPropertyNames(globalThis).filter((k) => k.startsWith('__rlm')))");
+      expect(result.final).toEqual({ value: [] });
+    });
+
+    test("execute refuses to run two blocks at once instead of mixing their output", async ({ sandbox }) => {
+      const first = sandbox.execute("await null; print('one')");
+      await expect(sandbox.execute("print('two')")).rejects.toThrow(/another block is still running/);
+      expect((await first).output).toBe("one\n");
+    });
+  });
+}
