@@ -170,40 +170,39 @@ function searchRegex(fileIndex: number, entry: CachedText, pattern: RegExp, sink
 // those lines alone: a line without the literal cannot match.
 function searchRegexAfterLiteral(fileIndex: number, entry: CachedText, find: Finder, pattern: RegExp, sink: MatchSink, wanted: number): void {
   const text = entry.text!;
-  const end = text.endsWith("\n") ? text.length - 1 : text.length;
-  let hit = find(text, 0);
-  if (hit === -1) return;
-  const starts = (entry.lineStarts ??= lineStartsOf(text));
-  let line = 0;
-  while (hit !== -1 && hit < end && sink.count < wanted) {
-    line = lineAt(starts, hit, line);
-    const lineStart = starts[line]!;
-    const lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+  collectLineMatches(fileIndex, entry, sink, wanted, (from) => find(text, from), (lineStart, lineEnd) => {
     pattern.lastIndex = 0;
     const match = pattern.exec(text.slice(lineStart, lineEnd));
-    if (match) sink.push(fileIndex, line + 1, match.index + 1, lineText(text, lineStart, lineEnd, lineStart + match.index));
-    if (lineEnd >= end) break;
-    hit = find(text, lineEnd + 1);
-  }
+    return match ? lineStart + match.index : -1;
+  });
 }
 
-// Pushes the first match of each line: `find(from)` is the next match position at or after `from`, or -1.
+// Pushes the first match of each line: `find(from)` is the next match position at or after `from`, or -1;
+// `inLine`, when given, turns a hit into the line's match position (or -1: the line does not match).
 // The patterns cannot match a line feed (see line-regex.ts), so a match lies within its line.
-function collectLineMatches(fileIndex: number, entry: CachedText, sink: MatchSink, wanted: number, find: (from: number) => number): void {
+function collectLineMatches(
+  fileIndex: number,
+  entry: CachedText,
+  sink: MatchSink,
+  wanted: number,
+  find: (from: number) => number,
+  inLine?: (lineStart: number, lineEnd: number) => number,
+): void {
   const text = entry.text!;
   // A text ending in a line feed has no empty last line to match.
   const end = text.endsWith("\n") ? text.length - 1 : text.length;
-  let position = text.length === 0 ? -1 : find(0);
-  if (position === -1) return;
+  let hit = text.length === 0 ? -1 : find(0);
+  if (hit === -1) return;
   const starts = (entry.lineStarts ??= lineStartsOf(text));
   let line = 0;
-  while (position !== -1 && position <= end && sink.count < wanted) {
-    line = lineAt(starts, position, line);
+  while (hit !== -1 && hit <= end && sink.count < wanted) {
+    line = lineAt(starts, hit, line);
     const lineStart = starts[line]!;
     const lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
-    sink.push(fileIndex, line + 1, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
+    const position = inLine ? inLine(lineStart, lineEnd) : hit;
+    if (position !== -1) sink.push(fileIndex, line + 1, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
     if (lineEnd >= end) break;
-    position = find(lineEnd + 1);
+    hit = find(lineEnd + 1);
   }
 }
 

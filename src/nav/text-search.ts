@@ -302,7 +302,6 @@ export class TextSearchEngine {
 
 class TimeoutError extends Error {}
 
-
 // Joins the workers' matches in file order (the shares are contiguous and in order), up to `limit`.
 function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextMatches {
   const changed: string[] = [];
