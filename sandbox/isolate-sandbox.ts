@@ -14,7 +14,7 @@ import {
 import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
 import { redactHostPaths } from "./redact.ts";
 import { semiSpaceMb } from "./nursery.ts";
-import { jsonChars } from "./json-size.ts";
+import { persistentBytes } from "./json-size.ts";
 import { applyExpose, applyStub, createLive, releaseLive, setGuestGlobal, type Live } from "./live-isolate.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
 
@@ -107,7 +107,7 @@ class IsolateSandbox implements Sandbox {
   }
 
   async #setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
-    const bytes = typeof value === "string" ? value.length * 2 : jsonChars(value) * 3;
+    const bytes = persistentBytes(value);
     const previous = this.#persistent.get(name);
     this.#persistent.set(name, { value, bytes });
     let failure: unknown;

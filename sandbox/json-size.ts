@@ -31,3 +31,11 @@ export function jsonChars(value: unknown): number {
   }
   return total;
 }
+
+/**
+ * Bytes a persistent value is budgeted in an isolate: a string two a character,
+ * anything else three a character of its JSON (objects cost more than their text).
+ */
+export function persistentBytes(value: unknown): number {
+  return typeof value === "string" ? value.length * 2 : jsonChars(value) * 3;
+}

@@ -9,7 +9,7 @@ import {
   type SandboxOptions,
 } from "./sandbox.ts";
 import { redactHostPaths } from "./redact.ts";
-import { jsonChars } from "./json-size.ts";
+import { persistentBytes } from "./json-size.ts";
 import { semiSpaceMb } from "./nursery.ts";
 import { WorkerLostError, type WorkerLoss, type WorkerProcess, type WorkerTenant } from "./worker-process.ts";
 
@@ -94,7 +94,7 @@ class ProcessSandbox implements Sandbox, WorkerTenant {
   }
 
   async setPersistentGlobal(name: string, value: GuestValue): Promise<void> {
-    const bytes = typeof value === "string" ? value.length * 2 : jsonChars(value) * 3;
+    const bytes = persistentBytes(value);
     const previous = this.#persistent.get(name);
     this.#persistent.set(name, { value, bytes });
     try {
