@@ -5,8 +5,6 @@ import { deeperThan, MAX_ARGUMENT_DEPTH } from "./argument-depth.ts";
 /** How a JSON candidate ended: its braces balanced, its fence closed first, or the reply ended first. */
 export type ObjectEnd = "closed" | "fence" | "unclosed";
 
-export { MAX_ARGUMENT_DEPTH };
-
 /** `{"tool": "name"` (quotes optional, as repair accepts) at the start of an object: the object is meant as a call. */
 const CALL_START = /^\{\s*(["']?)(tool|name)\1\s*:\s*["']([^"'\n]*)["']/;
 
