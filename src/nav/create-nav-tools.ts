@@ -65,7 +65,7 @@ export interface NavTools {
   readonly readRule: ReadRule;
   /** How the index was filled (files, analysed now, taken from the disk cache). */
   stats(): IndexStats;
-  /** Saves the index cache and stops the search worker. */
+  /** Saves the index cache, stops the search workers and lets go of the index's temporary files; the tools are not to be used afterwards. */
   close(): Promise<void>;
 }
 
@@ -121,7 +121,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     readRule,
     stats: () => index.stats(),
     close: async () => {
-      await index.flush();
+      await index.close();
       await engine.close();
     },
   };

@@ -27,31 +27,37 @@ interface CacheContents {
 const NEWLINE = 0x0a;
 const LINE_END = Uint8Array.of(NEWLINE);
 const WRITE_CHUNK_BYTES = 4 * 1024 * 1024;
-const rawSymbols = new WeakMap<FileRecord, Uint8Array>();
+const rawSymbols = new WeakMap<FileRecord, () => Uint8Array>();
 
 /**
  * A record whose symbols are parsed from their JSON text (UTF-8 bytes, kept
- * outside the JavaScript heap) only when first read; the bytes are also what
- * the cache writes back, untouched.
+ * outside the JavaScript heap, or read from a spill file by `bytes()`) only when
+ * first read; the bytes are also what the cache writes back, untouched.
  */
-export function withLazySymbols(stored: StoredRecord, json: Uint8Array): FileRecord {
+export function withLazySymbols(stored: StoredRecord, json: Uint8Array | (() => Uint8Array)): FileRecord {
+  const bytes = typeof json === "function" ? json : () => json;
   let parsed: NavSymbol[] | undefined;
   const record = Object.defineProperty({ ...stored }, "symbols", {
     enumerable: true,
-    get: () => (parsed ??= JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString("utf8")) as NavSymbol[]),
+    get: () => {
+      if (parsed) return parsed;
+      const raw = bytes();
+      return (parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")) as NavSymbol[]);
+    },
   }) as FileRecord;
-  rawSymbols.set(record, json);
+  rawSymbols.set(record, bytes);
   return record;
 }
 
+// The record's own fields but its symbols (whose getter is not called).
 function metadata(record: FileRecord): StoredRecord {
-  const { symbols: _symbols, ...rest } = Object.getOwnPropertyDescriptors(record);
-  void _symbols;
-  return Object.fromEntries(Object.entries(rest).map(([key, descriptor]) => [key, descriptor.value])) as StoredRecord;
+  const stored: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (key !== "symbols") stored[key] = record[key as keyof FileRecord];
+  return stored as unknown as StoredRecord;
 }
 
 function symbolsBytes(record: FileRecord): Uint8Array {
-  return rawSymbols.get(record) ?? Buffer.from(JSON.stringify(record.symbols), "utf8");
+  return rawSymbols.get(record)?.() ?? Buffer.from(JSON.stringify(record.symbols), "utf8");
 }
 
 /**
@@ -108,9 +114,9 @@ export async function writeIndexCache(file: string, maxFileBytes: number, record
     // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
     const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes };
     await writeChunks(file + suffix, (function* () {
-      yield Buffer.from(`${JSON.stringify(head).slice(0, -1)},"files":[`);
-      for (let index = 0; index < list.length; index++) yield Buffer.from(`${index === 0 ? "" : ","}${JSON.stringify(metadata(list[index]!))}`);
-      yield Buffer.from("]}");
+      yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
+      for (let index = 0; index < list.length; index++) yield `${index === 0 ? "" : ","}${JSON.stringify(metadata(list[index]!))}`;
+      yield "]}";
     })());
     // Symbols first: a reader that sees the new metadata also sees its symbols (the byte count checks the pair).
     await fs.rename(symbolsFile + suffix, symbolsFile);
@@ -133,24 +139,33 @@ function writeSymbolLines(target: string, records: readonly FileRecord[]): Promi
   })());
 }
 
-// Writes the pieces to `target` in chunks of about WRITE_CHUNK_BYTES; resolves to the bytes written.
-async function writeChunks(target: string, pieces: Iterable<Uint8Array>): Promise<number> {
+// Writes the pieces to `target` through one reused buffer of WRITE_CHUNK_BYTES; resolves to the
+// bytes written. A new buffer per chunk would leave the process's memory grown by the size of the
+// whole file after a large write (freed buffers of this size are kept by the allocator, not returned).
+async function writeChunks(target: string, pieces: Iterable<Uint8Array | string>): Promise<number> {
   const handle = await fs.open(target, "w");
+  const chunk = Buffer.allocUnsafe(WRITE_CHUNK_BYTES);
+  let used = 0;
   let written = 0;
+  const flushChunk = async () => {
+    for (let done = 0; done < used; ) done += (await handle.write(chunk, done, used - done)).bytesWritten;
+    written += used;
+    used = 0;
+  };
   try {
-    let chunk: Uint8Array[] = [];
-    let chunkBytes = 0;
-    const flushChunk = async () => {
-      const bytes = Buffer.concat(chunk, chunkBytes);
-      chunk = [];
-      chunkBytes = 0;
-      await handle.write(bytes);
-      written += bytes.length;
-    };
     for (const piece of pieces) {
-      chunk.push(piece);
-      chunkBytes += piece.byteLength;
-      if (chunkBytes >= WRITE_CHUNK_BYTES) await flushChunk();
+      const bytes = typeof piece === "string" ? (Buffer.byteLength(piece) <= chunk.length - used ? undefined : Buffer.from(piece)) : piece;
+      if (bytes === undefined) {
+        used += chunk.write(piece as string, used);
+        continue;
+      }
+      for (let from = 0; from < bytes.byteLength; ) {
+        const take = Math.min(bytes.byteLength - from, chunk.length - used);
+        chunk.set(take === bytes.byteLength ? bytes : bytes.subarray(from, from + take), used);
+        used += take;
+        from += take;
+        if (used === chunk.length) await flushChunk();
+      }
     }
     await flushChunk();
   } finally {

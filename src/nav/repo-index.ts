@@ -5,6 +5,7 @@ import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache } from
 import { analyzeInWorkers } from "./index-workers.ts";
 import type { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
+import { SymbolSpill } from "./symbol-spill.ts";
 import type { SearchFile } from "./text-search.ts";
 
 // Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
@@ -51,6 +52,7 @@ export class RepositoryIndex {
   readonly #pending = new Map<string, Promise<FileRecord>>();
   #all: Promise<FileRecord[]> | undefined;
   #searchFiles: SearchFile[] | undefined;
+  readonly #spills: SymbolSpill[] = [];
   #dirty = false;
   #analyzed = 0;
   #fromCache = 0;
@@ -173,8 +175,12 @@ export class RepositoryIndex {
     if (files.length < PARALLEL_FROM_FILES) return Promise.all(files.map((file) => this.#analyze(file)));
     const results: FileRecord[] = new Array(files.length);
     const tasks = files.map((file) => ({ absolute: this.absolute(file.path), file }));
+    // With a cache, the symbols go to a spill file beside it as they arrive instead of staying in memory.
+    const spill = this.#options.cacheDir === false ? undefined : SymbolSpill.open(this.#options.cacheDir);
+    if (spill) this.#spills.push(spill);
     await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
-      const record = withLazySymbols(result.record, result.symbolsJson);
+      const at = spill?.append(result.symbolsJson);
+      const record = withLazySymbols(result.record, at ? () => spill!.read(at) : result.symbolsJson);
       this.#records.set(record.path, record);
       this.#analyzed++;
       this.#dirty = true;
@@ -186,6 +192,15 @@ export class RepositoryIndex {
   /** How the index was filled so far. */
   stats(): IndexStats {
     return { files: this.#walk?.files.size ?? 0, analyzed: this.#analyzed, fromCache: this.#fromCache };
+  }
+
+  /**
+   * Writes the cache if anything changed, then lets go of the spill files that
+   * hold the symbols of large builds: symbols not read before are then unavailable.
+   */
+  async close(): Promise<void> {
+    await this.flush();
+    for (const spill of this.#spills.splice(0)) spill.close();
   }
 
   /** Writes the on-disk cache if anything was analysed since the last write. */

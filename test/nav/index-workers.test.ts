@@ -64,4 +64,24 @@ describe("the index built on worker threads", () => {
       await second.close();
     }
   });
+
+  test("with a disk cache, the symbols wait in a spill file while the index is built, and no file is left behind", async () => {
+    const cacheDir = path.join(base, "spill-cache");
+    const reference = await createNavTools(root, { cacheDir: false });
+    const spilled = await createNavTools(root, { cacheDir });
+    try {
+      await spilled.info();
+      expect(spilled.stats()).toMatchObject({ analyzed: files.length });
+      // The cache is written already; the symbols are read back from the spill as they are asked for.
+      expect((await fs.readdir(cacheDir)).filter((name) => name.endsWith(".json"))).toHaveLength(1);
+      for (const file of files) expect(await spilled.outline(file)).toEqual(await reference.outline(file));
+      expect(await spilled.search("def ", { limit: 1000 })).toEqual(await reference.search("def ", { limit: 1000 }));
+    } finally {
+      await spilled.close();
+      await reference.close();
+    }
+    const left = await fs.readdir(cacheDir);
+    expect(left.filter((name) => !name.endsWith(".json") && !name.endsWith(".symbols"))).toEqual([]);
+    expect(left).toHaveLength(2);
+  });
 });

@@ -1,0 +1,58 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SymbolSpill } from "../../src/nav/symbol-spill.ts";
+
+let directory: string;
+
+beforeAll(async () => {
+  directory = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-spill-"));
+});
+
+afterAll(async () => {
+  await fs.rm(directory, { recursive: true, force: true });
+});
+
+// Distinct bytes per piece, so a piece read from the wrong place shows.
+function piece(index: number, length: number): Uint8Array {
+  return Uint8Array.from({ length }, (_, at) => (index * 31 + at) % 251);
+}
+
+describe("SymbolSpill", () => {
+  test("reads back every piece, written or still pending, across chunk boundaries", () => {
+    const spill = SymbolSpill.open(directory);
+    try {
+      const lengths = [0, 1, 700_000, 5, 900_000, 64 * 1024, 3, 2_000_000, 17];
+      const placed = lengths.map((length, index) => spill.append(piece(index, length)));
+      // In reverse order: the last pieces are still in memory, the first are in the file.
+      for (let index = lengths.length - 1; index >= 0; index--) {
+        expect(Buffer.from(spill.read(placed[index]!)).equals(Buffer.from(piece(index, lengths[index]!)))).toBe(true);
+      }
+      expect(placed.map((at) => at.length)).toEqual(lengths);
+    } finally {
+      spill.close();
+    }
+  });
+
+  test("leaves no file in its directory, and refuses reads once closed", async () => {
+    const spill = SymbolSpill.open(directory);
+    const at = spill.append(piece(1, 10));
+    if (process.platform !== "win32") expect(await fs.readdir(directory)).toEqual([]);
+    spill.close();
+    expect(() => spill.read(at)).toThrow(/no longer available/);
+    expect(await fs.readdir(directory)).toEqual([]);
+  });
+
+  test("falls back to the temporary directory when its own cannot be made", async () => {
+    const blocked = path.join(directory, "file-not-dir");
+    await fs.writeFile(blocked, "x");
+    const spill = SymbolSpill.open(path.join(blocked, "cache"));
+    try {
+      const at = spill.append(piece(2, 100));
+      expect(Buffer.from(spill.read(at)).equals(Buffer.from(piece(2, 100)))).toBe(true);
+    } finally {
+      spill.close();
+    }
+  });
+});
