@@ -40,14 +40,14 @@ export class ReadRule {
   /** The secret-file patterns in force. */
   readonly secretFiles: readonly string[];
   readonly #anySecret: (relative: string) => boolean;
-  readonly #secretMatchers: { readonly pattern: string; readonly test: (relative: string) => boolean }[];
+  // Compiled on the first hit: only a refusal names the pattern that matched.
+  #secretMatchers: { readonly pattern: string; readonly test: (relative: string) => boolean }[] | undefined;
   // The rules of each folder's .gitignore, by folder ("" is the root, where .git/info/exclude joins them).
   readonly #ignores = new Map<string, Ignore | null>();
 
   constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES }: ReadRuleOptions = {}) {
     this.root = root;
     this.secretFiles = [...secretFiles];
-    this.#secretMatchers = secretFiles.map((pattern) => ({ pattern, test: secretMatcher(pattern) }));
     // One test per file on the walk's hot path; the pattern that matched is looked up only on a hit.
     this.#anySecret = anySecretTest(secretFiles);
   }
@@ -84,6 +84,7 @@ export class ReadRule {
     const rule = this.#ignoringRule(relative, directory);
     if (rule) return refused("ignored", `${subject} is ignored by git (${rule}), and ignored files are never shown`);
     if (!directory && this.#anySecret(relative)) {
+      this.#secretMatchers ??= this.secretFiles.map((pattern) => ({ pattern, test: secretMatcher(pattern) }));
       const secret = this.#secretMatchers.find((matcher) => matcher.test(relative))!;
       return refused("secret", `it matches the secret-file pattern '${secret.pattern}' (files that usually hold keys or passwords are never shown; the secretFiles option changes the list)`);
     }
@@ -138,8 +139,9 @@ function anySecretTest(patterns: readonly string[]): (relative: string) => boole
 
 /** `a/b/c` → `a`, `a/b`: the folders above an entry, top first. */
 function ancestorFolders(relative: string): string[] {
-  const segments = relative.split("/");
-  return segments.slice(0, -1).map((_, index) => segments.slice(0, index + 1).join("/"));
+  const folders: string[] = [];
+  for (let slash = relative.indexOf("/"); slash !== -1; slash = relative.indexOf("/", slash + 1)) folders.push(relative.slice(0, slash));
+  return folders;
 }
 
 function isDirectory(absolute: string): boolean {
@@ -150,7 +152,9 @@ function isDirectory(absolute: string): boolean {
   }
 }
 
+// Most folders have no `.gitignore`: asking first is cheaper than the error a failed read throws.
 function readText(file: string): string | undefined {
+  if (!fs.existsSync(file)) return undefined;
   try {
     return fs.readFileSync(file, "utf8");
   } catch {
