@@ -2,16 +2,11 @@ import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
+import type { SearchFile } from "./text-scan.ts";
 // The pure redaction function alone, so nav never loads the sandbox (and isolated-vm).
 import { redactHostPaths } from "../../sandbox/redact.ts";
 
-/** A file given to the search workers. */
-export interface SearchFile {
-  readonly path: string;
-  readonly absolute: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-}
+export type { SearchFile };
 
 /** One search, as the workers run it. */
 export interface TextSearchRequest {
@@ -35,6 +30,8 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly linear: boolean;
   /** When present, test these names instead of file contents and answer with the indexes that match. */
   readonly names?: readonly string[];
+  /** Only read the share's files into memory (after a first search that ran on the main thread). */
+  readonly preload?: boolean;
 }
 
 /** One worker's matches, as flat arrays so that thousands of matches cross threads as two values. */

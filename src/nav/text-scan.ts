@@ -1,0 +1,218 @@
+// How one file's text is scanned for a search, line by line, into flat match arrays: the
+// same code in the search workers and in a first search on the main thread, so both give
+// the same lines. It imports nothing of the project but leaf modules, so the worker can
+// load it from source (.ts) and from the build (.js).
+import fs from "node:fs";
+import { looksBinary } from "./file-rules.ts";
+import type { LineRegex } from "./line-regex.ts";
+import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
+
+/** A file's text as a scan needs it. */
+export interface ScannedText {
+  readonly text: string;
+  /** Where each line starts, made on the first scan that matches in the text and kept with it. */
+  lineStarts?: Int32Array;
+}
+
+/** A file as a search reads it: its path, where it is, and the size and mtime the index knows. */
+export interface SearchFile {
+  readonly path: string;
+  readonly absolute: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * A file's bytes for a search, or `null` when it cannot be read; `changed`
+ * when its size on disk is not the index's (the caller reports it, and the
+ * bytes are of the file as it is now).
+ */
+export function readSearchBytes(file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
+  try {
+    const bytes = fs.readFileSync(file.absolute);
+    return { bytes, changed: bytes.length !== file.size };
+  } catch {
+    return { bytes: null, changed: false };
+  }
+}
+
+/** A file's text from its bytes, or `null` when it looks binary. */
+export function decodeSearchText(bytes: Buffer): string | null {
+  return looksBinary(bytes) ? null : bytes.toString("utf8");
+}
+
+/** A file's text for a search: `null` when it is binary or cannot be read. */
+export function readSearchText(file: SearchFile): { readonly text: string | null; readonly changed: boolean } {
+  const { bytes, changed } = readSearchBytes(file);
+  return { text: bytes === null ? null : decodeSearchText(bytes), changed };
+}
+
+/** Where `literal` next occurs in a text at or after `from`, or -1. */
+export type Finder = (text: string, from: number) => number;
+
+/** What a scan looks for: a literal (`find`), a line pattern, or a pattern run only on the lines that hold its literal. */
+export interface ScanPlan {
+  readonly find?: Finder;
+  readonly pattern?: RegExp;
+}
+
+const LINE_TEXT_MAX = 300;
+
+/**
+ * Matches as flat arrays: `meta` holds (file index, line, column, end of its text) per match,
+ * `texts` the lines, joined with "\n" when sent; the receiver slices each line out by its end.
+ */
+export class MatchSink {
+  meta = new Int32Array(STRIDE * 256);
+  readonly texts: string[] = [];
+  count = 0;
+  #textEnd = 0;
+  readonly #progress: (() => void) | undefined;
+
+  /** @param progress - called every 256 matches (a worker's heartbeat, so a file with many matches is not taken for a stall) */
+  constructor(progress?: () => void) {
+    this.#progress = progress;
+  }
+
+  push(fileIndex: number, line: number, column: number, text: string): void {
+    const at = this.count * STRIDE;
+    if (at + STRIDE > this.meta.length) {
+      const grown = new Int32Array(this.meta.length * 2);
+      grown.set(this.meta);
+      this.meta = grown;
+    }
+    this.#textEnd += (this.count === 0 ? 0 : 1) + text.length;
+    this.meta[at] = fileIndex;
+    this.meta[at + 1] = line;
+    this.meta[at + 2] = column;
+    this.meta[at + 3] = this.#textEnd;
+    this.texts.push(text);
+    if ((++this.count & 255) === 0) this.#progress?.();
+  }
+
+  /** The matches as they cross threads: `meta` trimmed to its matches (a copy, so it can be transferred), the lines joined. */
+  result(): { meta: Int32Array; texts: string; count: number } {
+    return { meta: this.meta.subarray(0, this.count * STRIDE).slice(), texts: this.texts.join("\n"), count: this.count };
+  }
+}
+
+/** The regular expression a search runs, from its line-oriented pattern (see line-regex.ts). */
+export function compileLinePattern(pattern: LineRegex, linear: boolean, global: boolean): RegExp {
+  // The linear engine has no `i` flag: it runs the pattern with letters spelled in both cases.
+  const flags = (global ? pattern.flags : pattern.flags.replace(/[gm]/g, "")).replace(linear ? "i" : "", "") + (linear ? "l" : "");
+  try {
+    return new RegExp(linear ? pattern.foldedSource : pattern.source, flags);
+  } catch (error) {
+    if (linear) throw new Error(`this pattern cannot run in linear time (for instance a counted repetition such as a{1000} is too large); simplify it`);
+    throw error;
+  }
+}
+
+/**
+ * A literal is found with indexOf, or, ignoring case, with a regular expression of it with the `i`
+ * flag: as fast on V8 as indexOf over a lower-cased copy (which would double the memory kept),
+ * and with JavaScript's case-insensitive matching (σ, ς and Σ match each other, as with ripgrep's -i).
+ */
+export function literalFinder(literal: string, caseSensitive: boolean): Finder {
+  if (caseSensitive) return (text, from) => text.indexOf(literal, from);
+  const pattern = new RegExp(escapeRegExp(literal), "gi");
+  return (text, from) => {
+    pattern.lastIndex = from;
+    return pattern.exec(text)?.index ?? -1;
+  };
+}
+
+/** The scan plan of a search: its literal (a literal query, or the literal every match of the pattern holds) and its pattern. */
+export function scanPlan(query: string, caseSensitive: boolean, pattern: RegExp | undefined, patternLiteral: string | undefined): ScanPlan {
+  const literal = pattern ? patternLiteral : query;
+  return { ...(literal ? { find: literalFinder(literal, caseSensitive) } : {}), ...(pattern ? { pattern } : {}) };
+}
+
+/** Pushes the first match of each line of one text, while the sink holds fewer than `wanted`. */
+export function scanText(fileIndex: number, entry: ScannedText, plan: ScanPlan, sink: MatchSink, wanted: number): void {
+  const { find, pattern } = plan;
+  const text = entry.text;
+  if (pattern && find) {
+    // The pattern runs only on the lines that hold its literal: a line without it cannot match.
+    collectLineMatches(fileIndex, entry, sink, wanted, (from) => find(text, from), (lineStart, lineEnd) => {
+      pattern.lastIndex = 0;
+      const match = pattern.exec(text.slice(lineStart, lineEnd));
+      return match ? lineStart + match.index : -1;
+    });
+  } else if (pattern) {
+    collectLineMatches(fileIndex, entry, sink, wanted, (from) => {
+      pattern.lastIndex = from;
+      return pattern.exec(text)?.index ?? -1;
+    });
+  } else if (find) {
+    collectLineMatches(fileIndex, entry, sink, wanted, (from) => find(text, from));
+  }
+}
+
+// Pushes the first match of each line: `find(from)` is the next match position at or after `from`, or -1;
+// `inLine`, when given, turns a hit into the line's match position (or -1: the line does not match).
+// The patterns cannot match a line feed (see line-regex.ts), so a match lies within its line.
+function collectLineMatches(
+  fileIndex: number,
+  entry: ScannedText,
+  sink: MatchSink,
+  wanted: number,
+  find: (from: number) => number,
+  inLine?: (lineStart: number, lineEnd: number) => number,
+): void {
+  const text = entry.text;
+  // A text ending in a line feed has no empty last line to match.
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  let hit = text.length === 0 ? -1 : find(0);
+  if (hit === -1) return;
+  const starts = (entry.lineStarts ??= lineStartsOf(text));
+  let line = 0;
+  while (hit !== -1 && hit <= end && sink.count < wanted) {
+    line = lineAt(starts, hit, line);
+    const lineStart = starts[line]!;
+    const lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+    const position = inLine ? inLine(lineStart, lineEnd) : hit;
+    if (position !== -1) sink.push(fileIndex, line + 1, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
+    if (lineEnd >= end) break;
+    hit = find(lineEnd + 1);
+  }
+}
+
+/** The offset where each line starts (the first is 0). */
+function lineStartsOf(text: string): Int32Array {
+  let count = 1;
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", newline + 1)) count++;
+  const starts = new Int32Array(count);
+  let line = 1;
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", newline + 1)) starts[line++] = newline + 1;
+  return starts;
+}
+
+/** The 0-based line holding `position`, searching forward from line `from` (matches come in order, usually a few lines apart). */
+function lineAt(starts: Int32Array, position: number, from: number): number {
+  // Gallop forward from `from`, then search the last step's range.
+  let step = 1;
+  while (from + step < starts.length && starts[from + step]! <= position) step *= 2;
+  let low = from + (step >> 1);
+  let high = Math.min(from + step, starts.length) - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (starts[middle]! <= position) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+function lineText(text: string, lineStart: number, lineEnd: number, position: number): string {
+  let end = lineEnd;
+  if (end > lineStart && text.charCodeAt(end - 1) === 13) end--;
+  if (end - lineStart <= LINE_TEXT_MAX) return text.slice(lineStart, end);
+  const from = Math.max(lineStart, position - LINE_TEXT_MAX / 3);
+  const to = Math.min(end, from + LINE_TEXT_MAX);
+  return `${from > lineStart ? "…" : ""}${text.slice(from, to)}${to < end ? "…" : ""}`;
+}
+
+/** The text with every regular-expression syntax character escaped. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
