@@ -28,8 +28,8 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   }
   const request = { query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
   if (symbols) return searchSymbols(context, request, glob);
-  // The workers start while this thread walks the repository.
-  context.engine.warm();
+  // The workers (when the search surely runs on them) start while this thread walks the repository.
+  context.engine.warm(request);
   const result = await context.engine.search(context.searchFiles(), request);
   if ("error" in result) return { error: result.error };
   // Files the workers found changed on disk are analysed again; the others are trusted without a stat.

@@ -66,6 +66,7 @@ export class MatchSink {
   meta = new Int32Array(STRIDE * 256);
   readonly texts: string[] = [];
   count = 0;
+  #fileStart = 0;
   #textEnd = 0;
   readonly #progress: (() => void) | undefined;
 
@@ -90,10 +91,26 @@ export class MatchSink {
     if ((++this.count & 255) === 0) this.#progress?.();
   }
 
+  /**
+   * Joins the lines pushed since the last call into one string: lines are slices of
+   * their file's text and would keep all of it alive until the search ends; joined,
+   * they are a copy and the text can go (for a caller that does not keep the texts).
+   */
+  endFile(): void {
+    if (this.texts.length - this.#fileStart > 1) this.texts.push(this.texts.splice(this.#fileStart).join("\n"));
+    else if (this.texts.length - this.#fileStart === 1) this.texts[this.#fileStart] = flatCopy(this.texts[this.#fileStart]!);
+    this.#fileStart = this.texts.length;
+  }
+
   /** The matches as they cross threads: `meta` trimmed to its matches (a copy, so it can be transferred), the lines joined. */
   result(): { meta: Int32Array; texts: string; count: number } {
     return { meta: this.meta.subarray(0, this.count * STRIDE).slice(), texts: this.texts.join("\n"), count: this.count };
   }
+}
+
+// A string that holds its own characters, not a slice of a larger one.
+function flatCopy(text: string): string {
+  return text.length < 13 ? text : (" " + text).slice(1);
 }
 
 /** The regular expression a search runs, from its line-oriented pattern (see line-regex.ts). */

@@ -1,0 +1,114 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { globMatcher, looksBinary } from "./file-rules.ts";
+import type { TextSearchRequest, WorkerMatches } from "./text-search.ts";
+import fs from "node:fs";
+import { escapeRegExp, MatchSink, readSearchBytes, scanPlan, scanText, type SearchFile } from "./text-scan.ts";
+
+// The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
+const YIELD_EVERY_BYTES = 8 * 1024 * 1024;
+
+/** Why a search on this thread stopped early. */
+export class ScanStopped extends Error {
+  readonly reason: "timeout" | "cancelled";
+  constructor(reason: "timeout" | "cancelled") {
+    super(reason);
+    this.reason = reason;
+  }
+}
+
+/**
+ * A literal search on the calling thread, for the first search of a process:
+ * the search workers would first have to start (tens of milliseconds each) and
+ * read and decode every file. Here each file's bytes are read once and tested
+ * for the literal before anything is decoded, and only the files that hold it
+ * are decoded and scanned, by the same code the workers run (text-scan.ts), so
+ * the lines are the same. A literal search runs in linear time, so it needs no
+ * worker to be stopped; regular expressions always run in the workers.
+ *
+ * @param stop - checked between files: the deadline passed or the search was cancelled
+ */
+export async function literalSearchHere(files: readonly SearchFile[], request: TextSearchRequest, stop: () => ScanStopped | undefined): Promise<WorkerMatches> {
+  if (request.regex) throw new Error("only literal searches run on the calling thread");
+  const sink = new MatchSink();
+  const wanted = request.limit + 1;
+  const isMatch = request.glob ? globMatcher(request.glob) : undefined;
+  const plan = scanPlan(request.query, request.caseSensitive, undefined, undefined);
+  const mayHold = bytePrefilter(request.query, request.caseSensitive);
+  const changed: number[] = [];
+  const reader = new ScratchReader(request.maxFileBytes);
+  let searchedFiles = 0;
+  let sinceYield = 0;
+  for (let index = 0; index < files.length && sink.count < wanted; index++) {
+    const file = files[index]!;
+    if (file.size > request.maxFileBytes) continue;
+    if (isMatch && !isMatch(file.path)) continue;
+    const { bytes, changed: differs } = reader.read(file);
+    if (differs) changed.push(index);
+    if (bytes === null || looksBinary(bytes)) continue;
+    searchedFiles++;
+    if (mayHold(bytes)) {
+      scanText(index, { text: bytes.toString("utf8") }, plan, sink, wanted);
+      sink.endFile();
+    }
+    const stopped = stop();
+    if (stopped) throw stopped;
+    sinceYield += bytes.length;
+    if (sinceYield >= YIELD_EVERY_BYTES) {
+      sinceYield = 0;
+      await nextTurn();
+    }
+  }
+  return { ...sink.result(), searchedFiles, changed };
+}
+
+/**
+ * A test on a file's bytes that is false only when its text cannot hold the
+ * literal: the literal's UTF-8 bytes for a case-sensitive search; for an ASCII
+ * literal that ignores case, the same case-insensitive expression on the bytes
+ * read as Latin-1 (no character from U+0080 matches an ASCII letter in any case
+ * under JavaScript's rules, so the files found are the same); else none.
+ */
+function bytePrefilter(literal: string, caseSensitive: boolean): (bytes: Buffer) => boolean {
+  if (caseSensitive) {
+    // A literal with U+FFFD or a lone surrogate could match where the decoder replaced bytes it could not read.
+    if (literal.includes("\uFFFD") || !literal.isWellFormed()) return () => true;
+    const needle = Buffer.from(literal, "utf8");
+    return (bytes) => bytes.includes(needle);
+  }
+  if (!/^[\x00-\x7F]*$/.test(literal)) return () => true;
+  const pattern = new RegExp(escapeRegExp(literal), "i");
+  return (bytes) => pattern.test(bytes.toString("latin1"));
+}
+
+/**
+ * Reads files into one reused buffer (the bytes are valid until the next read):
+ * no buffer per file for the garbage collector, and no `fstat`, since the index
+ * knows each size. A file that is no longer that size is read again whole.
+ */
+class ScratchReader {
+  #buffer: Buffer;
+  constructor(maxFileBytes: number) {
+    this.#buffer = Buffer.allocUnsafe(Math.min(maxFileBytes, 1024 * 1024) + 1);
+  }
+
+  read(file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
+    if (this.#buffer.length < file.size + 1) this.#buffer = Buffer.allocUnsafe(file.size + 1);
+    let fd: number;
+    try {
+      fd = fs.openSync(file.absolute, "r");
+    } catch {
+      return { bytes: null, changed: false };
+    }
+    let length = 0;
+    try {
+      // One byte more than the index's size shows a file that grew.
+      for (let read = -1; read !== 0 && length < file.size + 1; length += read) read = fs.readSync(fd, this.#buffer, length, file.size + 1 - length, length);
+    } catch {
+      return { bytes: null, changed: false };
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (length > file.size) return readSearchBytes(file);
+    return { bytes: this.#buffer.subarray(0, length), changed: length !== file.size };
+  }
+}

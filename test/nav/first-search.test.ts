@@ -1,0 +1,102 @@
+/**
+ * The first literal search of a process runs on the calling thread (the workers
+ * hold no text yet); later ones run on the workers. Both must give the same lines.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createNavTools, type NavSearchOptions, type NavTools } from "../../src/nav/index.ts";
+import { FIXTURE_SOURCE } from "./fixture-repo.ts";
+
+let root: string;
+let onWorkers: NavTools;
+
+beforeAll(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-"));
+  await fs.cp(FIXTURE_SOURCE, root, { recursive: true });
+  await fs.writeFile(path.join(root, "greek.txt"), ["ΟΔΥΣΣΕΥΣ", "οδυσσευς retry", "Odysseus RETRY", "σοφία\r", "no line feed at the end: retry"].join("\n"));
+  // Bytes that are not UTF-8 (decoded as U+FFFD), a byte order mark, and a long line.
+  await fs.writeFile(path.join(root, "odd.txt"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("retry \xff\xfe here\n", "latin1"), Buffer.from(`${"x".repeat(500)} retry ${"y".repeat(500)}\n`)]));
+  await fs.writeFile(path.join(root, "blob.bin"), Buffer.from([1, 0, 2, 0, ...Buffer.from("retry")]));
+  await fs.writeFile(path.join(root, "empty.txt"), "");
+  // A regular expression first: its search runs on the workers, which then hold the texts.
+  onWorkers = await createNavTools(root, { cacheDir: false, searchTimeoutMs: 10_000 });
+  expect(await onWorkers.search("r[e]try", { regex: true })).not.toHaveProperty("error");
+});
+
+afterAll(async () => {
+  await onWorkers?.close();
+  if (root) await fs.rm(root, { recursive: true, force: true });
+});
+
+describe("a first literal search, on the calling thread", () => {
+  test.for<[string, NavSearchOptions]>([
+    ["retry", {}],
+    ["retry", { caseSensitive: true }],
+    ["RETRY", { caseSensitive: true }],
+    ["Retry", { caseSensitive: false, limit: 1000 }],
+    ["σ", { caseSensitive: false }],
+    ["Σ", { caseSensitive: true }],
+    ["\uFFFD", { caseSensitive: true }],
+    ["def ", { limit: 3 }],
+    ["def ", { limit: 100_000, glob: "*.py" }],
+    [" here", { caseSensitive: true }],
+    ["import", { glob: "**/*.ts", limit: 100_000 }],
+    ["no such text anywhere", {}],
+  ])("finds what the workers find: %j %j", async ([query, options]) => {
+    const first = await createNavTools(root, { cacheDir: false, searchTimeoutMs: 10_000 });
+    try {
+      const here = await first.search(query, options);
+      expect(here).not.toHaveProperty("error");
+      expect(here).toEqual(await onWorkers.search(query, options));
+    } finally {
+      await first.close();
+    }
+  });
+
+  test("a later search of the same tools finds the same, from the texts the workers read meanwhile", async () => {
+    const nav = await createNavTools(root, { cacheDir: false, searchTimeoutMs: 10_000 });
+    try {
+      const first = await nav.search("retry", { limit: 1000 });
+      expect(first).toMatchObject({ matches: expect.arrayContaining([expect.objectContaining({ path: "greek.txt", line: 5 })]) });
+      expect(await nav.search("retry", { limit: 1000 })).toEqual(first);
+      expect(await nav.search("retry", { limit: 1000 })).toEqual(await onWorkers.search("retry", { limit: 1000 }));
+    } finally {
+      await nav.close();
+    }
+  });
+
+  test("stops at the search time limit with an error value", async () => {
+    const many = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-many-"));
+    try {
+      for (let index = 0; index < 3000; index++) await fs.writeFile(path.join(many, `f${index}.txt`), `line ${index}\n`);
+      const slow = await createNavTools(many, { cacheDir: false, searchTimeoutMs: 1 });
+      try {
+        // Nothing matches, so every one of the 3,000 files is read: far more than 1 ms.
+        expect(await slow.search("absent")).toEqual({ error: expect.stringContaining("search stopped after 1 ms without finishing") });
+      } finally {
+        await slow.close();
+      }
+    } finally {
+      await fs.rm(many, { recursive: true, force: true });
+    }
+  });
+
+  test("reads a file changed since the walk as it is now, and says so to the index", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-changed-"));
+    try {
+      await fs.writeFile(path.join(dir, "a.py"), "def old():\n    pass\n");
+      const nav = await createNavTools(dir, { cacheDir: false, searchTimeoutMs: 10_000 });
+      try {
+        expect(await nav.ls("")).toMatchObject({ type: "dir" });
+        await fs.writeFile(path.join(dir, "a.py"), "def renamed_and_longer():\n    return 1\n");
+        expect(await nav.search("def ")).toEqual({ matches: [{ path: "a.py", line: 1, column: 1, text: "def renamed_and_longer():", symbol: "renamed_and_longer" }], truncated: false });
+      } finally {
+        await nav.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
