@@ -1,5 +1,5 @@
 /**
  * Int32 values per match in the flat `meta` array a search worker sends back:
- * file index, line, column, and the end of the match's line in the joined texts.
+ * file index, line, column.
  */
-export const MATCH_STRIDE = 4;
+export const MATCH_STRIDE = 3;

@@ -38,7 +38,7 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   await context.index.prepare(paths);
   const symbolsByPath = new Map<string, (NavSymbol | undefined)[]>();
   for (const path of paths) {
-    const record = await context.index.record(path, false);
+    const record = context.index.knownRecord(path) ?? (await context.index.record(path, false));
     symbolsByPath.set(path, record ? innermostByLine(record.symbols) : []);
   }
   let currentPath: string | undefined;

@@ -153,6 +153,16 @@ export class RepositoryIndex {
   }
 
   /**
+   * The analysis of a file already in memory and unchanged as far as the index
+   * knows (no `stat`), or `undefined`: the synchronous path of `record(path, false)`.
+   */
+  knownRecord(relative: string): FileRecord | undefined {
+    const file = this.#walk?.files.get(relative);
+    const known = file && this.#records.get(relative);
+    return known && known.size === file.size && known.mtimeMs === file.mtimeMs ? known : undefined;
+  }
+
+  /**
    * Makes sure the files at these paths are analysed, on worker threads when
    * many need parsing (a search matching in many files not yet indexed). The
    * index is trusted: files are not `stat`ed again.

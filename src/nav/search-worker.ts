@@ -43,12 +43,13 @@ const beat = () => void Atomics.add(heartbeat, 0, 1);
 
 function search(request: WorkerSearchRequest): WorkerMatches {
   const sink = new MatchSink(beat);
-  const wanted = request.preload ? 0 : request.limit + 1;
+  const wanted = request.limit + 1;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
   const pattern = request.pattern ? compileLinePattern(request.pattern, request.linear, true) : undefined;
   const plan = scanPlan(request.query, request.caseSensitive, pattern, request.pattern?.literal);
   const changed: number[] = [];
   let searchedFiles = 0;
+  // A preload reads every file of the share, and runs the search too (warming the code that scans) but sends no lines.
   for (let index = 0; index < files.length && (request.preload || sink.count < wanted); index++) {
     const file = files[index];
     beat();
@@ -57,9 +58,9 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     const entry = load(file, base + index, changed);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
-    if (!request.preload) scanText(base + index, entry, plan, sink, wanted);
+    if (sink.count < wanted) scanText(base + index, entry, plan, sink, wanted);
   }
-  return { ...sink.result(), searchedFiles, changed };
+  return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed } : { ...sink.result(), searchedFiles, changed };
 }
 
 function searchNames(request: WorkerSearchRequest, names: readonly string[]): number[] {

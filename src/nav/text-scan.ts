@@ -58,16 +58,12 @@ export interface ScanPlan {
 
 const LINE_TEXT_MAX = 300;
 
-/**
- * Matches as flat arrays: `meta` holds (file index, line, column, end of its text) per match,
- * `texts` the lines, joined with "\n" when sent; the receiver slices each line out by its end.
- */
+/** Matches as flat arrays: `meta` holds (file index, line, column) per match, `texts` the lines. */
 export class MatchSink {
   meta = new Int32Array(STRIDE * 256);
   readonly texts: string[] = [];
   count = 0;
   #fileStart = 0;
-  #textEnd = 0;
   readonly #progress: (() => void) | undefined;
 
   /** @param progress - called every 256 matches (a worker's heartbeat, so a file with many matches is not taken for a stall) */
@@ -82,29 +78,26 @@ export class MatchSink {
       grown.set(this.meta);
       this.meta = grown;
     }
-    this.#textEnd += (this.count === 0 ? 0 : 1) + text.length;
     this.meta[at] = fileIndex;
     this.meta[at + 1] = line;
     this.meta[at + 2] = column;
-    this.meta[at + 3] = this.#textEnd;
     this.texts.push(text);
     if ((++this.count & 255) === 0) this.#progress?.();
   }
 
   /**
-   * Joins the lines pushed since the last call into one string: lines are slices of
-   * their file's text and would keep all of it alive until the search ends; joined,
-   * they are a copy and the text can go (for a caller that does not keep the texts).
+   * Copies the lines pushed since the last call: lines are slices of their file's
+   * text and would keep all of it alive until the search ends; copied, the text can
+   * go (for a caller that does not keep the texts).
    */
   endFile(): void {
-    if (this.texts.length - this.#fileStart > 1) this.texts.push(this.texts.splice(this.#fileStart).join("\n"));
-    else if (this.texts.length - this.#fileStart === 1) this.texts[this.#fileStart] = flatCopy(this.texts[this.#fileStart]!);
+    for (let index = this.#fileStart; index < this.texts.length; index++) this.texts[index] = flatCopy(this.texts[index]!);
     this.#fileStart = this.texts.length;
   }
 
-  /** The matches as they cross threads: `meta` trimmed to its matches (a copy, so it can be transferred), the lines joined. */
-  result(): { meta: Int32Array; texts: string; count: number } {
-    return { meta: this.meta.subarray(0, this.count * STRIDE).slice(), texts: this.texts.join("\n"), count: this.count };
+  /** The matches as they cross threads: `meta` trimmed to its matches (a copy, so it can be transferred), and the lines. */
+  result(): { meta: Int32Array; texts: string[]; count: number } {
+    return { meta: this.meta.subarray(0, this.count * STRIDE).slice(), texts: this.texts, count: this.count };
   }
 }
 

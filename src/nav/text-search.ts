@@ -31,16 +31,17 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly linear: boolean;
   /** When present, test these names instead of file contents and answer with the indexes that match. */
   readonly names?: readonly string[];
-  /** Only read the share's files into memory (after a first search that ran on the main thread). */
+  /** Read every file of the share into memory and send no lines (after a first search that ran on the main thread). */
   readonly preload?: boolean;
 }
 
 /** One worker's matches, as flat arrays so that thousands of matches cross threads as two values. */
 export interface WorkerMatches {
-  /** (file index, line, column, end of the match's line in `texts`) per match. */
+  /** (file index, line, column) per match. */
   readonly meta: Int32Array;
   /** The matching lines, joined with `\n`. */
-  readonly texts: string;
+  /** The matching lines, one per match (an array of strings crosses threads faster than one joined string is built). */
+  readonly texts: readonly string[];
   readonly count: number;
   readonly searchedFiles: number;
   /** Files whose size on disk was not the index's when they were read. */
@@ -130,7 +131,7 @@ export class TextSearchEngine {
     return this.#enqueue(async () => {
       if (!this.#searchesHere(files, request)) return this.#runSearch(files, request);
       const result = await this.#searchHere(files, request);
-      if (!("error" in result)) void this.#enqueue(() => this.#preload(files, request.maxFileBytes));
+      if (!("error" in result)) void this.#enqueue(() => this.#preload(files, request));
       return result;
     });
   }
@@ -195,12 +196,12 @@ export class TextSearchEngine {
     }
   }
 
-  // Has the workers read their shares of `files`, so the next search finds the texts in memory.
-  async #preload(files: readonly SearchFile[], maxFileBytes: number): Promise<void> {
+  // Has the workers read their shares of `files` (running the search again, its lines unsent,
+  // which also readies the code that scans), so the next search finds the texts in memory.
+  async #preload(files: readonly SearchFile[], request: TextSearchRequest): Promise<void> {
     if (this.#workersLoaded) return;
-    const request: Omit<WorkerSearchRequest, "id"> = { query: "", regex: false, caseSensitive: true, limit: 0, maxFileBytes, linear: false, preload: true };
     try {
-      const replies = await this.#sendShares(files, request, Date.now() + this.#timeoutMs, false);
+      const replies = await this.#sendShares(files, { ...request, linear: false, preload: true }, Date.now() + this.#timeoutMs, false);
       this.#workersLoaded = replies.every((reply) => reply.error === undefined);
     } catch {
       // A preload that fails or is cancelled leaves the workers to read on the next search.
@@ -402,7 +403,6 @@ function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], 
       const built: T[] = new Array(count);
       let seen = 0;
       for (const { meta, texts, count: replyCount } of replies) {
-        let start = 0;
         let lastFile = -1;
         let path = "";
         for (let match = 0; match < replyCount && seen < count; match++, seen++) {
@@ -411,9 +411,7 @@ function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], 
             lastFile = meta[at];
             path = files[lastFile].path;
           }
-          const end = meta[at + 3];
-          built[seen] = make(path, meta[at + 1], meta[at + 2], texts.slice(start, end));
-          start = end + 1;
+          built[seen] = make(path, meta[at + 1], meta[at + 2], texts[match]!);
         }
       }
       return built;
