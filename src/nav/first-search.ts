@@ -46,10 +46,8 @@ export async function literalSearchHere(files: readonly SearchFile[], request: T
     if (differs) changed.push(index);
     if (bytes === null || looksBinary(bytes)) continue;
     searchedFiles++;
-    if (mayHold(bytes)) {
-      scanText(index, { text: bytes.toString("utf8") }, plan, sink, wanted);
-      sink.endFile();
-    }
+    // The lines found are slices of the decoded text, which lives as long as they do (the repository is small).
+    if (mayHold(bytes)) scanText(index, { text: bytes.toString("utf8") }, plan, sink, wanted);
     const stopped = stop();
     if (stopped) throw stopped;
     sinceYield += bytes.length;

@@ -4,24 +4,37 @@ import os from "node:os";
 import path from "node:path";
 import type { FileRecord } from "./file-analysis.ts";
 import type { NavSymbol } from "./symbol.ts";
+import { SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 4;
+export const INDEX_CACHE_VERSION = 5;
 
 // The cache is two files per root. `<hash>.json` holds every file's metadata (path, size,
-// mtime, language, lines, symbol count): small, so a warm start parses little. Beside it,
-// `<hash>.symbols` holds one line of JSON per file, in the same order, with that file's
-// symbols; it is read as bytes and each line is decoded and parsed only when that file's
-// symbols are first needed.
+// mtime, language, lines, symbol count, and the length of its symbols): small, so a warm
+// start parses little. Beside it, `<hash>.symbols` holds one line of JSON per file, in the
+// same order, with that file's symbols; it is kept open and each line is read, decoded and
+// parsed only when that file's symbols are first needed.
 /** A file record without its symbols: what the metadata file holds. */
 export type StoredRecord = Omit<FileRecord, "symbols">;
+
+type StoredEntry = StoredRecord & {
+  /** Bytes of the file's line in the symbols file, its line feed left out. */
+  readonly symbolsLength: number;
+};
 
 interface CacheContents {
   readonly version: number;
   readonly maxFileBytes: number;
   /** Byte length of the symbols file, so a pair written by two different runs is not trusted. */
   readonly symbolsBytes: number;
-  readonly files: StoredRecord[];
+  readonly files: StoredEntry[];
+}
+
+/** What a disk cache read: the records by path, and the symbols file they read from while it is open. */
+export interface IndexCache {
+  readonly records: ReadonlyMap<string, FileRecord>;
+  /** Closes the symbols file: symbols not yet read can no longer be. */
+  close(): void;
 }
 
 const NEWLINE = 0x0a;
@@ -83,23 +96,28 @@ function symbolsFileOf(file: string): string {
 }
 
 /** Reads cached file records keyed by path; an unreadable, old or mismatched cache reads as empty. */
-export async function readIndexCache(file: string, maxFileBytes: number): Promise<Map<string, FileRecord>> {
+export async function readIndexCache(file: string, maxFileBytes: number): Promise<IndexCache> {
+  const empty: IndexCache = { records: new Map(), close: () => undefined };
+  let symbols: SymbolFile | undefined;
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
-    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files)) return new Map();
-    const symbols = await fs.readFile(symbolsFileOf(file));
-    if (symbols.length !== contents.symbolsBytes) return new Map();
+    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files)) return empty;
+    symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes);
+    if (!symbols) return empty;
+    const pieces = symbols;
     const records = new Map<string, FileRecord>();
-    let start = 0;
-    for (const stored of contents.files) {
-      const end = symbols.indexOf(NEWLINE, start);
-      if (end === -1) return new Map();
-      records.set(stored.path, withLazySymbols(stored, symbols.subarray(start, end)));
-      start = end + 1;
+    let offset = 0;
+    for (const { symbolsLength: length, ...stored } of contents.files) {
+      if (!Number.isSafeInteger(length) || length < 0) throw new Error("bad cache entry");
+      const at = { offset, length };
+      records.set(stored.path, withLazySymbols(stored, () => pieces.read(at)));
+      offset += length + 1;
     }
-    return start === symbols.length ? records : new Map();
+    if (offset !== contents.symbolsBytes) throw new Error("the symbols file does not match its metadata");
+    return { records, close: () => pieces.close() };
   } catch {
-    return new Map();
+    symbols?.close();
+    return empty;
   }
 }
 
@@ -110,12 +128,15 @@ export async function writeIndexCache(file: string, maxFileBytes: number, record
   const symbolsFile = symbolsFileOf(file);
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, list);
+    const lengths = new Float64Array(list.length);
+    const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, list, lengths);
     // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
     const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes };
     await writeChunks(file + suffix, (function* () {
       yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
-      for (let index = 0; index < list.length; index++) yield `${index === 0 ? "" : ","}${JSON.stringify(metadata(list[index]!))}`;
+      for (let index = 0; index < list.length; index++) {
+        yield `${index === 0 ? "" : ","}${JSON.stringify({ ...metadata(list[index]!), symbolsLength: lengths[index]! } satisfies StoredEntry)}`;
+      }
       yield "]}";
     })());
     // Symbols first: a reader that sees the new metadata also sees its symbols (the byte count checks the pair).
@@ -129,11 +150,14 @@ export async function writeIndexCache(file: string, maxFileBytes: number, record
   }
 }
 
-// Streams one line of symbols JSON per record, so the whole file is never held in memory.
-function writeSymbolLines(target: string, records: readonly FileRecord[]): Promise<number> {
+// Streams one line of symbols JSON per record, so the whole file is never held in memory;
+// each line's length (its line feed left out) goes to `lengths`.
+function writeSymbolLines(target: string, records: readonly FileRecord[], lengths: Float64Array): Promise<number> {
   return writeChunks(target, (function* () {
-    for (const record of records) {
-      yield symbolsBytes(record);
+    for (let index = 0; index < records.length; index++) {
+      const bytes = symbolsBytes(records[index]!);
+      lengths[index] = bytes.byteLength;
+      yield bytes;
       yield LINE_END;
     }
   })());

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
-import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache } from "./index-cache.ts";
+import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache, type IndexCache } from "./index-cache.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
 import type { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
-import { SymbolSpill } from "./symbol-spill.ts";
+import { SymbolSpill } from "./symbol-store.ts";
 import type { SearchFile } from "./text-search.ts";
 
 // Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
@@ -47,7 +47,7 @@ export class RepositoryIndex {
   readonly root: string;
   readonly #options: RepositoryIndexOptions;
   #walk: WalkState | undefined;
-  #cache: Promise<Map<string, FileRecord>> | undefined;
+  #cache: Promise<IndexCache> | undefined;
   readonly #records = new Map<string, FileRecord>();
   readonly #pending = new Map<string, Promise<FileRecord>>();
   #all: Promise<FileRecord[]> | undefined;
@@ -205,12 +205,14 @@ export class RepositoryIndex {
   }
 
   /**
-   * Writes the cache if anything changed, then lets go of the spill files that
-   * hold the symbols of large builds: symbols not read before are then unavailable.
+   * Writes the cache if anything changed, then lets go of the files symbols are
+   * read from (the cache's, and the spills of large builds): symbols not read
+   * before are then unavailable.
    */
   async close(): Promise<void> {
     await this.flush();
     for (const spill of this.#spills.splice(0)) spill.close();
+    (await this.#cache)?.close();
   }
 
   /** Writes the on-disk cache if anything was analysed since the last write. */
@@ -278,9 +280,9 @@ export class RepositoryIndex {
     }
   }
 
-  #loadCache(): Promise<Map<string, FileRecord>> {
-    if (this.#options.cacheDir === false) return Promise.resolve(new Map());
+  async #loadCache(): Promise<ReadonlyMap<string, FileRecord>> {
+    if (this.#options.cacheDir === false) return new Map();
     this.#cache ??= readIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes);
-    return this.#cache;
+    return (await this.#cache).records;
   }
 }

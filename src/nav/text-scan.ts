@@ -63,7 +63,6 @@ export class MatchSink {
   meta = new Int32Array(STRIDE * 256);
   readonly texts: string[] = [];
   count = 0;
-  #fileStart = 0;
   readonly #progress: (() => void) | undefined;
 
   /** @param progress - called every 256 matches (a worker's heartbeat, so a file with many matches is not taken for a stall) */
@@ -85,25 +84,10 @@ export class MatchSink {
     if ((++this.count & 255) === 0) this.#progress?.();
   }
 
-  /**
-   * Copies the lines pushed since the last call: lines are slices of their file's
-   * text and would keep all of it alive until the search ends; copied, the text can
-   * go (for a caller that does not keep the texts).
-   */
-  endFile(): void {
-    for (let index = this.#fileStart; index < this.texts.length; index++) this.texts[index] = flatCopy(this.texts[index]!);
-    this.#fileStart = this.texts.length;
-  }
-
   /** The matches as they cross threads: `meta` trimmed to its matches (a copy, so it can be transferred), and the lines. */
   result(): { meta: Int32Array; texts: string[]; count: number } {
     return { meta: this.meta.subarray(0, this.count * STRIDE).slice(), texts: this.texts, count: this.count };
   }
-}
-
-// A string that holds its own characters, not a slice of a larger one.
-function flatCopy(text: string): string {
-  return text.length < 13 ? text : (" " + text).slice(1);
 }
 
 /** The regular expression a search runs, from its line-oriented pattern (see line-regex.ts). */

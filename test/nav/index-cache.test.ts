@@ -88,4 +88,26 @@ describe("index cache integrity", () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+
+  test("metadata whose symbol lengths do not add up to the symbols file is ignored, and the index is rebuilt", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-lengths-"));
+    try {
+      const first = await createNavTools(repo.root, { cacheDir: dir });
+      const info = await first.info();
+      await first.close();
+      const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
+      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: { symbolsLength: number }[] };
+      contents.files[0]!.symbolsLength += 5;
+      await fs.writeFile(metadataFile, JSON.stringify(contents));
+      const second = await createNavTools(repo.root, { cacheDir: dir });
+      try {
+        expect(await second.info()).toEqual(info);
+        expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
 });

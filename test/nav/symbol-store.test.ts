@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SymbolSpill } from "../../src/nav/symbol-spill.ts";
+import { SymbolFile, SymbolSpill } from "../../src/nav/symbol-store.ts";
 
 let directory: string;
 
@@ -54,5 +54,33 @@ describe("SymbolSpill", () => {
     } finally {
       spill.close();
     }
+  });
+});
+
+describe("SymbolFile", () => {
+  test("reads pieces by position, then the whole file once many are asked for, and refuses a file of another size", async () => {
+    const file = path.join(directory, "cache.symbols");
+    const lengths = Array.from({ length: 400 }, (_, index) => (index * 37) % 300);
+    const pieces = lengths.map((length, index) => piece(index, length));
+    const places: { offset: number; length: number }[] = [];
+    let offset = 0;
+    for (const bytes of pieces) {
+      places.push({ offset, length: bytes.length });
+      offset += bytes.length + 1;
+    }
+    await fs.writeFile(file, Buffer.concat(pieces.flatMap((bytes) => [Buffer.from(bytes), Buffer.from("\n")])));
+    expect(SymbolFile.open(file, offset + 1)).toBeUndefined();
+    expect(SymbolFile.open(path.join(directory, "missing.symbols"), 0)).toBeUndefined();
+    const symbols = SymbolFile.open(file, offset)!;
+    try {
+      // More reads than are made one by one: the later ones come from the whole file.
+      for (let round = 0; round < 2; round++) {
+        places.forEach((at, index) => expect(Buffer.from(symbols.read(at)).equals(Buffer.from(pieces[index]!))).toBe(true));
+      }
+    } finally {
+      symbols.close();
+    }
+    expect(() => symbols.read(places[0]!)).toThrow(/no longer available/);
+    await fs.rm(file);
   });
 });
