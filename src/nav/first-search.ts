@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { globMatcher, looksBinary } from "./file-rules.ts";
 import type { TextSearchRequest, WorkerMatches } from "./text-search.ts";
 import fs from "node:fs";
-import { escapeRegExp, MatchSink, readSearchBytes, scanPlan, scanText, type SearchFile } from "./text-scan.ts";
+import { escapeRegExp, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type SearchFile } from "./text-scan.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
 const YIELD_EVERY_BYTES = 8 * 1024 * 1024;
@@ -42,7 +42,7 @@ export async function literalSearchHere(files: readonly SearchFile[], request: T
     const file = files[index]!;
     if (file.size > request.maxFileBytes) continue;
     if (isMatch && !isMatch(file.path)) continue;
-    const { bytes, changed: differs } = reader.read(file);
+    const { bytes, changed: differs } = reader.read(request.root, file);
     if (differs) changed.push(index);
     if (bytes === null || looksBinary(bytes)) continue;
     searchedFiles++;
@@ -89,11 +89,11 @@ class ScratchReader {
     this.#buffer = Buffer.allocUnsafe(Math.min(maxFileBytes, 1024 * 1024) + 1);
   }
 
-  read(file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
+  read(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
     if (this.#buffer.length < file.size + 1) this.#buffer = Buffer.allocUnsafe(file.size + 1);
     let fd: number;
     try {
-      fd = fs.openSync(file.absolute, "r");
+      fd = fs.openSync(pathUnder(root, file.path), "r");
     } catch {
       return { bytes: null, changed: false };
     }
@@ -106,7 +106,7 @@ class ScratchReader {
     } finally {
       fs.closeSync(fd);
     }
-    if (length > file.size) return readSearchBytes(file);
+    if (length > file.size) return readSearchBytes(root, file);
     return { bytes: this.#buffer.subarray(0, length), changed: length !== file.size };
   }
 }

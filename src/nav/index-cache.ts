@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FileRecord } from "./file-analysis.ts";
 import type { NavSymbol } from "./symbol.ts";
-import { SymbolFile } from "./symbol-store.ts";
+import { SymbolFile, type PieceAt, type SymbolPieces } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
 export const INDEX_CACHE_VERSION = 5;
@@ -40,26 +40,55 @@ export interface IndexCache {
 const NEWLINE = 0x0a;
 const LINE_END = Uint8Array.of(NEWLINE);
 const WRITE_CHUNK_BYTES = 4 * 1024 * 1024;
-const rawSymbols = new WeakMap<FileRecord, () => Uint8Array>();
+/** Where a record's symbols JSON is: bytes in memory, or a piece of an open symbols file. */
+type SymbolsSource = Uint8Array | { readonly pieces: SymbolPieces; readonly at: PieceAt };
 
 /**
  * A record whose symbols are parsed from their JSON text (UTF-8 bytes, kept
- * outside the JavaScript heap, or read from a spill file by `bytes()`) only when
- * first read; the bytes are also what the cache writes back, untouched.
+ * outside the JavaScript heap or in a symbols file) only when first read; the
+ * bytes are also what the cache writes back, untouched. A class, not a closure
+ * and a property getter per record: a warm start makes 50,000 of them.
  */
-export function withLazySymbols(stored: StoredRecord, json: Uint8Array | (() => Uint8Array)): FileRecord {
-  const bytes = typeof json === "function" ? json : () => json;
-  let parsed: NavSymbol[] | undefined;
-  const record = Object.defineProperty({ ...stored }, "symbols", {
-    enumerable: true,
-    get: () => {
-      if (parsed) return parsed;
-      const raw = bytes();
-      return (parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")) as NavSymbol[]);
-    },
-  }) as FileRecord;
-  rawSymbols.set(record, bytes);
-  return record;
+class LazySymbolsRecord implements FileRecord {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly language?: string;
+  readonly binary: boolean;
+  readonly large: boolean;
+  readonly lines: number | null;
+  readonly symbolCount: number;
+  #source: SymbolsSource;
+  #parsed: NavSymbol[] | undefined;
+
+  constructor(stored: StoredRecord, source: SymbolsSource) {
+    this.path = stored.path;
+    this.size = stored.size;
+    this.mtimeMs = stored.mtimeMs;
+    if (stored.language !== undefined) this.language = stored.language;
+    this.binary = stored.binary;
+    this.large = stored.large;
+    this.lines = stored.lines;
+    this.symbolCount = stored.symbolCount;
+    this.#source = source;
+  }
+
+  get symbols(): readonly NavSymbol[] {
+    if (this.#parsed) return this.#parsed;
+    const raw = this.symbolsJson();
+    return (this.#parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")) as NavSymbol[]);
+  }
+
+  /** The symbols' JSON text as UTF-8 bytes (for a piece of a file, valid until the next read of that file). */
+  symbolsJson(): Uint8Array {
+    const source = this.#source;
+    return source instanceof Uint8Array ? source : source.pieces.read(source.at);
+  }
+}
+
+/** A record whose symbols are read from `json` (in memory, or a piece of a symbols file) and parsed when first needed. */
+export function withLazySymbols(stored: StoredRecord, json: SymbolsSource): FileRecord {
+  return new LazySymbolsRecord(stored, json);
 }
 
 // The record's own fields but its symbols (whose getter is not called).
@@ -70,7 +99,7 @@ function metadata(record: FileRecord): StoredRecord {
 }
 
 function symbolsBytes(record: FileRecord): Uint8Array {
-  return rawSymbols.get(record)?.() ?? Buffer.from(JSON.stringify(record.symbols), "utf8");
+  return record instanceof LazySymbolsRecord ? record.symbolsJson() : Buffer.from(JSON.stringify(record.symbols), "utf8");
 }
 
 /**
@@ -107,10 +136,10 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
     const pieces = symbols;
     const records = new Map<string, FileRecord>();
     let offset = 0;
-    for (const { symbolsLength: length, ...stored } of contents.files) {
+    for (const stored of contents.files) {
+      const length = stored.symbolsLength;
       if (!Number.isSafeInteger(length) || length < 0) throw new Error("bad cache entry");
-      const at = { offset, length };
-      records.set(stored.path, withLazySymbols(stored, () => pieces.read(at)));
+      records.set(stored.path, new LazySymbolsRecord(stored, { pieces, at: { offset, length } }));
       offset += length + 1;
     }
     if (offset !== contents.symbolsBytes) throw new Error("the symbols file does not match its metadata");

@@ -33,6 +33,7 @@ export async function navRefs(context: NavContext, query: string, options: NavRe
   }
   const qualifier = segments.length > 0 ? segments[segments.length - 1] : undefined;
   const found = await context.engine.search(context.searchFiles(), {
+    root: context.index.root,
     query: own.replace(/^#/, ""),
     regex: false,
     caseSensitive: true,

@@ -3,6 +3,7 @@ import { lineRegex } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import type { NavSymbol } from "./symbol.ts";
+import type { TextSearchRequest } from "./text-search.ts";
 
 /** Matches returned when no `limit` is given. */
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -26,7 +27,7 @@ export async function navSearch(context: NavContext, query: string, options: Nav
     const lineOriented = lineRegex(query, caseSensitive);
     if ("error" in lineOriented) return { error: lineOriented.error };
   }
-  const request = { query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
+  const request = { root: context.index.root, query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
   if (symbols) return searchSymbols(context, request, glob);
   // The workers (when the search surely runs on them) start while this thread walks the repository.
   context.engine.warm(request);
@@ -55,7 +56,7 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 
 async function searchSymbols(
   context: NavContext,
-  request: { query: string; regex: boolean; caseSensitive: boolean; limit: number; maxFileBytes: number },
+  request: TextSearchRequest,
   glob: string | undefined,
 ): Promise<NavSearchResult | NavError> {
   const isMatch = glob ? globMatcher(glob) : undefined;

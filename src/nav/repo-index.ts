@@ -1,12 +1,11 @@
 import fs from "node:fs";
-import path from "node:path";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
 import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache, type IndexCache } from "./index-cache.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
 import type { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
 import { SymbolSpill } from "./symbol-store.ts";
-import type { SearchFile } from "./text-search.ts";
+import { pathUnder, type SearchFile } from "./text-scan.ts";
 
 // Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
 const PARALLEL_FROM_FILES = 16;
@@ -83,17 +82,17 @@ export class RepositoryIndex {
   }
 
   /**
-   * The files as the search worker needs them (with absolute paths). The list keeps
-   * its identity while nothing changes, and is rebuilt once a file is seen to change,
-   * so the worker re-reads that file instead of searching its old text.
+   * The files as the search workers need them. The list keeps its identity while
+   * nothing changes, and is rebuilt once a file is seen to change, so the worker
+   * re-reads that file instead of searching its old text.
    */
   searchFiles(): SearchFile[] {
-    return (this.#searchFiles ??= this.files().map((file) => ({ ...file, absolute: this.absolute(file.path) })));
+    return (this.#searchFiles ??= this.files());
   }
 
   /** The absolute path of an indexed file. */
   absolute(relative: string): string {
-    return path.join(this.root, ...relative.split("/"));
+    return pathUnder(this.root, relative);
   }
 
   /**
@@ -190,7 +189,7 @@ export class RepositoryIndex {
     if (spill) this.#spills.push(spill);
     await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
       const at = spill?.append(result.symbolsJson);
-      const record = withLazySymbols(result.record, at ? () => spill!.read(at) : result.symbolsJson);
+      const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolsJson);
       this.#records.set(record.path, record);
       this.#analyzed++;
       this.#dirty = true;

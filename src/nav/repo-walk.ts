@@ -48,6 +48,7 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
   } catch {
     return;
   }
+  rule.noteFolder(relative, entries.some((entry) => entry.name === ".gitignore"));
   for (const entry of entries) {
     const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
     const childAbsolute = prefix + entry.name;

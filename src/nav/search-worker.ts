@@ -5,7 +5,7 @@
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { globMatcher } from "./file-rules.ts";
-import type { WorkerMatches, WorkerSearchRequest } from "./text-search.ts";
+import type { FileShare, WorkerMatches, WorkerSearchRequest } from "./text-search.ts";
 import { compileLinePattern, MatchSink, readSearchText, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.
@@ -21,15 +21,15 @@ const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; c
 // Files that are binary or unreadable are kept as this text-less entry.
 const NO_TEXT = null;
 
-let files: readonly SearchFile[] = [];
+let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Float64Array(0) };
 let base = 0;
 const texts = new Map<string, CachedText | { readonly size: number; readonly mtimeMs: number; readonly text: typeof NO_TEXT }>();
 let cachedChars = 0;
 
 parentPort?.on("message", (request: WorkerSearchRequest) => {
   try {
-    if (request.files) {
-      files = request.files;
+    if (request.share) {
+      share = request.share;
       base = request.base ?? 0;
     }
     const result = request.names ? { hits: searchNames(request, request.names) } : search(request);
@@ -50,12 +50,12 @@ function search(request: WorkerSearchRequest): WorkerMatches {
   const changed: number[] = [];
   let searchedFiles = 0;
   // A preload reads every file of the share, and runs the search too (warming the code that scans) but sends no lines.
-  for (let index = 0; index < files.length && (request.preload || sink.count < wanted); index++) {
-    const file = files[index];
+  const { paths, sizes, mtimes } = share;
+  for (let index = 0; index < paths.length && (request.preload || sink.count < wanted); index++) {
     beat();
-    if (file.size > request.maxFileBytes) continue;
-    if (isMatch && !isMatch(file.path)) continue;
-    const entry = load(file, base + index, changed);
+    if (sizes[index]! > request.maxFileBytes) continue;
+    if (isMatch && !isMatch(paths[index]!)) continue;
+    const entry = load(request.root, { path: paths[index]!, size: sizes[index]!, mtimeMs: mtimes[index]! }, base + index, changed);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count < wanted) scanText(base + index, entry, plan, sink, wanted);
@@ -77,10 +77,10 @@ function searchNames(request: WorkerSearchRequest, names: readonly string[]): nu
 
 // The text of a file, from memory while its size and mtime are those of the index; a file whose
 // size on disk differs from the index's is read anew and reported in `changed`.
-function load(file: SearchFile, fileIndex: number, changed: number[]) {
+function load(root: string, file: SearchFile, fileIndex: number, changed: number[]) {
   const cached = texts.get(file.path);
   if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) return cached;
-  const read = readSearchText(file);
+  const read = readSearchText(root, file);
   if (read.changed) changed.push(fileIndex);
   const text = read.text ?? NO_TEXT;
   const entry = text === NO_TEXT ? { size: file.size, mtimeMs: file.mtimeMs, text } : ({ size: file.size, mtimeMs: file.mtimeMs, text } satisfies CachedText);

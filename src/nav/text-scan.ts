@@ -3,6 +3,7 @@
 // the same lines. It imports nothing of the project but leaf modules, so the worker can
 // load it from source (.ts) and from the build (.js).
 import fs from "node:fs";
+import path from "node:path";
 import { looksBinary } from "./file-rules.ts";
 import type { LineRegex } from "./line-regex.ts";
 import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
@@ -14,12 +15,16 @@ export interface ScannedText {
   lineStarts?: Int32Array;
 }
 
-/** A file as a search reads it: its path, where it is, and the size and mtime the index knows. */
+/** A file as a search reads it: its path from the repository root (with `/`), and the size and mtime the index knows. */
 export interface SearchFile {
   readonly path: string;
-  readonly absolute: string;
   readonly size: number;
   readonly mtimeMs: number;
+}
+
+/** Where a file of the repository at `root` (a real absolute path) is: joined by hand, which is much cheaper than `path.join` for 50,000 files. */
+export function pathUnder(root: string, relative: string): string {
+  return (root.endsWith(path.sep) ? root : root + path.sep) + (path.sep === "/" ? relative : relative.split("/").join(path.sep));
 }
 
 /**
@@ -27,9 +32,9 @@ export interface SearchFile {
  * when its size on disk is not the index's (the caller reports it, and the
  * bytes are of the file as it is now).
  */
-export function readSearchBytes(file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
+export function readSearchBytes(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
   try {
-    const bytes = fs.readFileSync(file.absolute);
+    const bytes = fs.readFileSync(pathUnder(root, file.path));
     return { bytes, changed: bytes.length !== file.size };
   } catch {
     return { bytes: null, changed: false };
@@ -42,8 +47,8 @@ export function decodeSearchText(bytes: Buffer): string | null {
 }
 
 /** A file's text for a search: `null` when it is binary or cannot be read. */
-export function readSearchText(file: SearchFile): { readonly text: string | null; readonly changed: boolean } {
-  const { bytes, changed } = readSearchBytes(file);
+export function readSearchText(root: string, file: SearchFile): { readonly text: string | null; readonly changed: boolean } {
+  const { bytes, changed } = readSearchBytes(root, file);
   return { text: bytes === null ? null : decodeSearchText(bytes), changed };
 }
 

@@ -11,6 +11,8 @@ export type { SearchFile };
 
 /** One search, as the workers run it. */
 export interface TextSearchRequest {
+  /** The repository root (a real absolute path) the files' paths are relative to. */
+  readonly root: string;
   readonly query: string;
   readonly regex: boolean;
   readonly caseSensitive: boolean;
@@ -23,7 +25,7 @@ export interface TextSearchRequest {
 export interface WorkerSearchRequest extends TextSearchRequest {
   readonly id: number;
   /** The worker's share of the files, sent when it changes, and the index of its first file in the whole list. */
-  readonly files?: readonly SearchFile[];
+  readonly share?: FileShare;
   readonly base?: number;
   /** The line-oriented pattern of a regex search. */
   readonly pattern?: LineRegex;
@@ -33,6 +35,13 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly names?: readonly string[];
   /** Read every file of the share into memory and send no lines (after a first search that ran on the main thread). */
   readonly preload?: boolean;
+}
+
+/** A worker's share of the files, as arrays (they cross threads far faster than one object per file). */
+export interface FileShare {
+  readonly paths: readonly string[];
+  readonly sizes: Float64Array;
+  readonly mtimes: Float64Array;
 }
 
 /** One worker's matches, as flat arrays so that thousands of matches cross threads as two values. */
@@ -77,6 +86,8 @@ export const MAX_SEARCH_WORKERS = 4;
  * the workers, reading side by side, were as fast or faster.
  */
 const THIS_THREAD_MAX_BYTES = 64 * 1024 * 1024;
+/** What opening, reading and closing one file costs a worker beyond its bytes, counted in bytes when the files are shared out. */
+const PER_FILE_WORK_BYTES = 16 * 1024;
 /** Characters of file text all search workers together keep in memory between searches. */
 const CACHE_BUDGET_CHARS = 512 * 1024 * 1024;
 /**
@@ -90,7 +101,12 @@ interface Slot {
   readonly worker: Worker;
   readonly heartbeat: Int32Array;
   readonly replies: Map<number, (message: Reply) => void>;
-  files?: readonly SearchFile[];
+  share?: FileShare;
+}
+
+interface Part {
+  readonly base: number;
+  readonly share: FileShare;
 }
 
 type Reply = ({ id: number } & Partial<WorkerMatches> & { hits?: number[]; error?: string });
@@ -110,7 +126,7 @@ export class TextSearchEngine {
   readonly #timeoutMs: number;
   readonly #workerCount: number;
   #slots: Slot[] = [];
-  #parts: { files: readonly SearchFile[]; parts: { base: number; files: SearchFile[] }[] } | undefined;
+  #parts: { files: readonly SearchFile[]; parts: Part[] } | undefined;
   #nextId = 1;
   // True once the workers hold the files' texts (a search or a preload ran on them).
   #workersLoaded = false;
@@ -225,9 +241,10 @@ export class TextSearchEngine {
     return this.#send(
       parts.length,
       (slot, index) => {
-        const sendFiles = slot.files !== parts[index].files;
-        slot.files = parts[index].files;
-        return { ...request, ...(sendFiles ? { files: parts[index].files, base: parts[index].base } : {}) };
+        const { share, base } = parts[index]!;
+        const sendShare = slot.share !== share;
+        slot.share = share;
+        return { ...request, ...(sendShare ? { share, base } : {}) };
       },
       deadline,
       watchStalls,
@@ -344,26 +361,40 @@ export class TextSearchEngine {
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
-  // Splits the files into one contiguous share per worker, of about equal bytes.
-  #partition(files: readonly SearchFile[]): { base: number; files: SearchFile[] }[] {
+  // Splits the files into one contiguous share per worker, of about equal work: bytes, plus a
+  // per-file cost for opening and closing it (a share of many small files takes longer than its bytes say).
+  #partition(files: readonly SearchFile[]): Part[] {
     if (this.#parts?.files === files) return this.#parts.parts;
     const count = Math.max(1, Math.min(this.#workerCount, files.length));
+    const work = (file: SearchFile) => file.size + PER_FILE_WORK_BYTES;
     let total = 0;
-    for (const file of files) total += file.size;
-    const parts: { base: number; files: SearchFile[] }[] = [];
+    for (const file of files) total += work(file);
+    const parts: Part[] = [];
     let start = 0;
-    let bytes = 0;
+    let done = 0;
     for (let index = 0; index < files.length; index++) {
-      bytes += files[index].size;
-      if (parts.length < count - 1 && bytes >= (total * (parts.length + 1)) / count) {
-        parts.push({ base: start, files: files.slice(start, index + 1) });
+      done += work(files[index]!);
+      if (parts.length < count - 1 && done >= (total * (parts.length + 1)) / count) {
+        parts.push({ base: start, share: shareOf(files, start, index + 1) });
         start = index + 1;
       }
     }
-    parts.push({ base: start, files: files.slice(start) });
+    parts.push({ base: start, share: shareOf(files, start, files.length) });
     this.#parts = { files, parts };
     return parts;
   }
+}
+
+// The files from `start` to `end` as the arrays a worker receives.
+function shareOf(files: readonly SearchFile[], start: number, end: number): FileShare {
+  const share = { paths: new Array<string>(end - start), sizes: new Float64Array(end - start), mtimes: new Float64Array(end - start) };
+  for (let index = start; index < end; index++) {
+    const file = files[index]!;
+    share.paths[index - start] = file.path;
+    share.sizes[index - start] = file.size;
+    share.mtimes[index - start] = file.mtimeMs;
+  }
+  return share;
 }
 
 class TimeoutError extends Error {}
