@@ -3,11 +3,12 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { FileRecord } from "./file-analysis.ts";
+import { comparePaths } from "./repo-walk.ts";
 import type { NavSymbol } from "./symbol.ts";
 import { SymbolFile, type PieceAt, type SymbolPieces } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 5;
+export const INDEX_CACHE_VERSION = 6;
 
 // The cache is two files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count, and the length of its symbols): small, so a warm
@@ -25,6 +26,8 @@ type StoredEntry = StoredRecord & {
 interface CacheContents {
   readonly version: number;
   readonly maxFileBytes: number;
+  /** The secret-file patterns of the walk the records come from (its file list is used only under the same rule). */
+  readonly secretFiles: readonly string[];
   /** Byte length of the symbols file, so a pair written by two different runs is not trusted. */
   readonly symbolsBytes: number;
   readonly files: StoredEntry[];
@@ -32,7 +35,10 @@ interface CacheContents {
 
 /** What a disk cache read: the records by path, and the symbols file they read from while it is open. */
 export interface IndexCache {
+  /** The records in path order (byte order of the paths, as a walk lists them). */
   readonly records: ReadonlyMap<string, FileRecord>;
+  /** The secret-file patterns of the walk the records come from. */
+  readonly secretFiles: readonly string[];
   /** Closes the symbols file: symbols not yet read can no longer be. */
   close(): void;
 }
@@ -126,11 +132,11 @@ function symbolsFileOf(file: string): string {
 
 /** Reads cached file records keyed by path; an unreadable, old or mismatched cache reads as empty. */
 export async function readIndexCache(file: string, maxFileBytes: number): Promise<IndexCache> {
-  const empty: IndexCache = { records: new Map(), close: () => undefined };
+  const empty: IndexCache = { records: new Map(), secretFiles: [], close: () => undefined };
   let symbols: SymbolFile | undefined;
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
-    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files)) return empty;
+    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files) || !Array.isArray(contents.secretFiles)) return empty;
     symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes);
     if (!symbols) return empty;
     const pieces = symbols;
@@ -143,16 +149,19 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
       offset += length + 1;
     }
     if (offset !== contents.symbolsBytes) throw new Error("the symbols file does not match its metadata");
-    return { records, close: () => pieces.close() };
+    return { records, secretFiles: contents.secretFiles, close: () => pieces.close() };
   } catch {
     symbols?.close();
     return empty;
   }
 }
 
-/** Writes file records (each file written to a temporary name, then renamed). Failures are ignored: the cache is an optimisation. */
-export async function writeIndexCache(file: string, maxFileBytes: number, records: Iterable<FileRecord>): Promise<boolean> {
-  const list = [...records];
+/**
+ * Writes file records in path order (each file written to a temporary name, then renamed),
+ * with the secret-file patterns of the walk they come from. Failures are ignored: the cache is an optimisation.
+ */
+export async function writeIndexCache(file: string, maxFileBytes: number, secretFiles: readonly string[], records: Iterable<FileRecord>): Promise<boolean> {
+  const list = [...records].sort((a, b) => comparePaths(a.path, b.path));
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
   const symbolsFile = symbolsFileOf(file);
   try {
@@ -160,7 +169,7 @@ export async function writeIndexCache(file: string, maxFileBytes: number, record
     const lengths = new Float64Array(list.length);
     const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, list, lengths);
     // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
-    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, symbolsBytes };
+    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes };
     await writeChunks(file + suffix, (function* () {
       yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
       for (let index = 0; index < list.length; index++) {

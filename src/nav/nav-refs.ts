@@ -4,7 +4,7 @@ import { grammarParser } from "./grammars.ts";
 import { detectLanguage } from "./languages.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavRefsOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
-import { DEFAULT_SEARCH_LIMIT, innermostByLine } from "./nav-search.ts";
+import { DEFAULT_SEARCH_LIMIT, innermostByLine, searchWhileWalking } from "./nav-search.ts";
 import { resolveInside } from "./path-safety.ts";
 import { referenceAt, type ReferenceSite } from "./reference-sites.ts";
 import { normalizeSymbolName, plainName, splitQualified } from "./symbol-names.ts";
@@ -32,7 +32,7 @@ export async function navRefs(context: NavContext, query: string, options: NavRe
     return { error: `nav_refs looks up an identifier such as 'parse' or 'Parser.parse'; '${own}' is not one (operators and empty names have no reference sites)` };
   }
   const qualifier = segments.length > 0 ? segments[segments.length - 1] : undefined;
-  const found = await context.engine.search(context.searchFiles(), {
+  const found = await searchWhileWalking(context, {
     root: context.index.root,
     query: own.replace(/^#/, ""),
     regex: false,

@@ -3,7 +3,8 @@ import { lineRegex } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import type { NavSymbol } from "./symbol.ts";
-import type { TextSearchRequest } from "./text-search.ts";
+import type { SearchFile } from "./text-scan.ts";
+import type { TextSearchRequest, TextSearchResult } from "./text-search.ts";
 
 /** Matches returned when no `limit` is given. */
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -29,9 +30,7 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   }
   const request = { root: context.index.root, query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
   if (symbols) return searchSymbols(context, request, glob);
-  // The workers (when the search surely runs on them) start while this thread walks the repository.
-  context.engine.warm(request);
-  const result = await context.engine.search(context.searchFiles(), request);
+  const result = await searchWhileWalking(context, request);
   if ("error" in result) return { error: result.error };
   // Files the workers found changed on disk are analysed again; the others are trusted without a stat.
   for (const changed of result.changed) await context.index.record(changed);
@@ -52,6 +51,38 @@ export async function navSearch(context: NavContext, query: string, options: Nav
     return { path, line, column, text, symbol: lineSymbols[line]?.name ?? null };
   });
   return { matches, truncated: result.truncated };
+}
+
+/**
+ * Runs a text search over the repository's files. Before the first walk, a search
+ * that runs on the workers starts on the disk cache's file list while this thread
+ * walks; what it found stands when the walk lists the same files with the same sizes
+ * and mtimes, and the search runs again over the walked files otherwise (the workers
+ * then read only what changed).
+ */
+export async function searchWhileWalking(context: NavContext, request: TextSearchRequest): Promise<TextSearchResult> {
+  const early = await context.index.cachedSearchFiles();
+  if (early && context.engine.runsOnWorkers(early, request)) {
+    const pending = context.engine.search(early, request);
+    // The search reaches the workers before the walk holds this thread.
+    await new Promise((resolve) => setImmediate(resolve));
+    const files = context.searchFiles();
+    const result = await pending;
+    return sameFiles(early, files) ? result : context.engine.search(files, request);
+  }
+  // The workers (when the search surely runs on them) start while this thread walks the repository.
+  context.engine.warm(request);
+  return context.engine.search(context.searchFiles(), request);
+}
+
+function sameFiles(a: readonly SearchFile[], b: readonly SearchFile[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    const x = a[index]!;
+    const y = b[index]!;
+    if (x.path !== y.path || x.size !== y.size || x.mtimeMs !== y.mtimeMs) return false;
+  }
+  return true;
 }
 
 async function searchSymbols(

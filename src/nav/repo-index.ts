@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
 import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache, type IndexCache } from "./index-cache.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
-import type { ReadRule } from "../access/read-rule.ts";
+import { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
 import { SymbolSpill } from "./symbol-store.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
@@ -45,6 +45,7 @@ export class RepositoryIndex {
   /** The repository root, as a real absolute path. */
   readonly root: string;
   readonly #options: RepositoryIndexOptions;
+  readonly #rule: ReadRule;
   #walk: WalkState | undefined;
   #cache: Promise<IndexCache> | undefined;
   readonly #records = new Map<string, FileRecord>();
@@ -59,6 +60,7 @@ export class RepositoryIndex {
   constructor(root: string, options: RepositoryIndexOptions) {
     this.root = root;
     this.#options = options;
+    this.#rule = options.readRule ?? new ReadRule(root);
   }
 
   /** The walked files, in path order. */
@@ -88,6 +90,20 @@ export class RepositoryIndex {
    */
   searchFiles(): SearchFile[] {
     return (this.#searchFiles ??= this.files());
+  }
+
+  /**
+   * The file list of the disk cache, for a search to start on while the repository is
+   * walked: the cached records (path, size, mtime) in path order, when the repository has
+   * not been walked yet and the cache was written under the same secret-file patterns;
+   * else `undefined`. The caller compares it with the walk before trusting what it found.
+   */
+  async cachedSearchFiles(): Promise<SearchFile[] | undefined> {
+    if (this.#walk || this.#options.cacheDir === false) return undefined;
+    const cache = await this.#loadCacheContents();
+    const patterns = this.#rule.secretFiles;
+    if (cache.records.size === 0 || cache.secretFiles.length !== patterns.length || cache.secretFiles.some((pattern, index) => pattern !== patterns[index])) return undefined;
+    return [...cache.records.values()];
   }
 
   /** The absolute path of an indexed file. */
@@ -223,12 +239,12 @@ export class RepositoryIndex {
     const merged = new Map<string, FileRecord>();
     for (const [key, record] of cached) if (walk.files.has(key)) merged.set(key, record);
     for (const [key, record] of this.#records) merged.set(key, record);
-    await writeIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes, merged.values());
+    await writeIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes, this.#rule.secretFiles, merged.values());
   }
 
   #ensureWalk(): WalkState {
     if (!this.#walk) {
-      const walked = walkRepository(this.root, this.#options.readRule);
+      const walked = walkRepository(this.root, this.#rule);
       const directories = new Set<string>();
       for (const file of walked.files) {
         for (let slash = file.path.indexOf("/"); slash !== -1; slash = file.path.indexOf("/", slash + 1)) {
@@ -280,8 +296,12 @@ export class RepositoryIndex {
   }
 
   async #loadCache(): Promise<ReadonlyMap<string, FileRecord>> {
-    if (this.#options.cacheDir === false) return new Map();
+    return (await this.#loadCacheContents()).records;
+  }
+
+  #loadCacheContents(): Promise<IndexCache> {
+    if (this.#options.cacheDir === false) return Promise.resolve({ records: new Map(), secretFiles: [], close: () => undefined });
     this.#cache ??= readIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes);
-    return (await this.#cache).records;
+    return this.#cache;
   }
 }

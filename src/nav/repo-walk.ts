@@ -3,6 +3,11 @@ import path from "node:path";
 import { ReadRule } from "../access/read-rule.ts";
 import { isInside } from "./path-safety.ts";
 
+/** The order a walk lists paths in: by UTF-16 code units, as `<` compares strings. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** A file found by {@link walkRepository}. */
 export interface WalkedFile {
   /** Path relative to the root, with `/`. */
@@ -13,7 +18,7 @@ export interface WalkedFile {
 
 /** Everything {@link walkRepository} found. */
 export interface RepositoryWalk {
-  /** Files in path order (byte order of the relative paths). */
+  /** Files in path order (see {@link comparePaths}). */
   readonly files: WalkedFile[];
   /** Symlinks whose target is outside the root (or missing); listed by path so they can be refused by name. */
   readonly outsideLinks: string[];
@@ -33,7 +38,7 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
   walkDirectory(root, "", rule, files, outsideLinks);
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
   return { files, outsideLinks };
 }

@@ -165,6 +165,11 @@ export class TextSearchEngine {
     );
   }
 
+  /** True when a search of these files would run on the workers (not on this thread). */
+  runsOnWorkers(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">): boolean {
+    return !this.#searchesHere(files, request);
+  }
+
   /**
    * Starts the workers ahead of a search that will run on them, so they load while
    * the caller walks the repository (a literal search before they hold any text may

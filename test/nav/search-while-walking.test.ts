@@ -1,0 +1,79 @@
+/**
+ * Before its first walk, a search that runs on the workers starts on the disk
+ * cache's file list while the repository is walked. What it finds must be what a
+ * search of the walked files finds, whatever changed since the cache was written.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { createNavTools, type NavSearchOptions } from "../../src/nav/index.ts";
+import { FIXTURE_SOURCE } from "./fixture-repo.ts";
+
+let base: string;
+let root: string;
+let cacheDir: string;
+
+beforeEach(async () => {
+  base = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-search-walking-"));
+  root = path.join(base, "repo");
+  cacheDir = path.join(base, "cache");
+  await fs.cp(FIXTURE_SOURCE, root, { recursive: true });
+  // A full index written to the cache: every file is in its list.
+  const first = await createNavTools(root, { cacheDir });
+  await first.info();
+  await first.close();
+});
+
+afterEach(async () => {
+  await fs.rm(base, { recursive: true, force: true });
+});
+
+// Regular expressions run on the workers, so these searches start on the cached list.
+const QUERIES: [string, NavSearchOptions][] = [
+  [String.raw`def\s+\w+`, { regex: true, limit: 1000 }],
+  [String.raw`class\s+\w+`, { regex: true, limit: 3 }],
+  [String.raw`retr[y]`, { regex: true, caseSensitive: false, limit: 1000 }],
+];
+
+async function bothWays(query: string, options: NavSearchOptions): Promise<[unknown, unknown]> {
+  const cached = await createNavTools(root, { cacheDir });
+  const fresh = await createNavTools(root, { cacheDir: false });
+  try {
+    return [await cached.search(query, options), await fresh.search(query, options)];
+  } finally {
+    await cached.close();
+    await fresh.close();
+  }
+}
+
+describe("a first search started on the cached file list", () => {
+  test.for(QUERIES)("finds what a search of the walked files finds, nothing having changed: %s %j", async ([query, options]) => {
+    const [cached, fresh] = await bothWays(query, options);
+    expect(cached).not.toHaveProperty("error");
+    expect(cached).toEqual(fresh);
+  });
+
+  test.for(QUERIES)("finds the repository as it is after files were edited, added and deleted: %s %j", async ([query, options]) => {
+    // Same size, new text: only the mtime tells.
+    const edited = path.join(root, "py", "models.py");
+    const text = await fs.readFile(edited, "utf8");
+    expect(text).toMatch(/def /);
+    await fs.writeFile(edited, text.replace(/def /, "fed "));
+    await fs.utimes(edited, new Date(), new Date(Date.now() + 5000));
+    await fs.rm(path.join(root, "cpp", "shape.cpp"));
+    await fs.writeFile(path.join(root, "added.py"), "class Added:\n    def retry_added(self):\n        pass\n");
+    const [cached, fresh] = await bothWays(query, options);
+    expect(cached).not.toHaveProperty("error");
+    expect(cached).toEqual(fresh);
+  });
+
+  test("a cache written under other secret-file patterns is not taken for the file list", async () => {
+    const other = await createNavTools(root, { cacheDir, secretFiles: ["*.py"] });
+    await other.info();
+    await other.close();
+    const [cached, fresh] = await bothWays(String.raw`def\s+\w+`, { regex: true, limit: 1000 });
+    expect(cached).toEqual(fresh);
+    expect(JSON.stringify(cached)).toContain(".py");
+  });
+});
