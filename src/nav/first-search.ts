@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { globMatcher, looksBinary } from "./file-rules.ts";
-import type { TextSearchRequest, WorkerMatches } from "./text-search.ts";
+import type { WorkerMatches } from "./search-matches.ts";
+import type { TextSearchRequest } from "./text-search.ts";
 import fs from "node:fs";
 import { escapeRegExp, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type SearchFile } from "./text-scan.ts";
 

@@ -5,7 +5,9 @@
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { globMatcher } from "./file-rules.ts";
-import type { FileShare, WorkerMatches, WorkerSearchRequest } from "./text-search.ts";
+import type { WorkerMatches } from "./search-matches.ts";
+import type { FileShare } from "./search-shares.ts";
+import type { WorkerSearchRequest } from "./text-search.ts";
 import { compileLinePattern, MatchSink, readSearchText, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.

@@ -2,12 +2,13 @@ import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { literalSearchHere, ScanStopped } from "./first-search.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
-import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
+import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";
+import { partitionFiles, type FileShare, type Part } from "./search-shares.ts";
 import type { SearchFile } from "./text-scan.ts";
 // The pure redaction function alone, so nav never loads the sandbox (and isolated-vm).
 import { redactHostPaths } from "../../sandbox/redact.ts";
 
-export type { SearchFile };
+export type { SearchFile, TextSearchResult };
 
 /** One search, as the workers run it. */
 export interface TextSearchRequest {
@@ -37,46 +38,6 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly preload?: boolean;
 }
 
-/** A worker's share of the files, as arrays (they cross threads far faster than one object per file). */
-export interface FileShare {
-  readonly paths: readonly string[];
-  readonly sizes: Float64Array;
-  readonly mtimes: Float64Array;
-}
-
-/** One worker's matches, as flat arrays so that thousands of matches cross threads as two values. */
-export interface WorkerMatches {
-  /** (file index, line, column) per match. */
-  readonly meta: Int32Array;
-  /** The matching lines, joined with `\n`. */
-  /** The matching lines, one per match (an array of strings crosses threads faster than one joined string is built). */
-  readonly texts: readonly string[];
-  readonly count: number;
-  readonly searchedFiles: number;
-  /** Files whose size on disk was not the index's when they were read. */
-  readonly changed: number[];
-}
-
-/**
- * The matches of a search, kept as the workers sent them (flat arrays) until
- * the caller builds its own objects from them, so no intermediate object per match is made.
- */
-export interface TextMatches {
-  /** Matches found (at most `limit`). */
-  readonly count: number;
-  readonly truncated: boolean;
-  readonly searchedFiles: number;
-  /** Paths found changed on disk since the index last saw them (their matches are from the new text). */
-  readonly changed: string[];
-  /** The paths with matches, each once, in file order. */
-  paths(): string[];
-  /** One value per match, in file order: `make(path, line, column, text)` with 1-based line and column. */
-  build<T>(make: (path: string, line: number, column: number, text: string) => T): T[];
-}
-
-/** What a search returns: matches, or an error value (bad pattern, time limit). */
-export type TextSearchResult = TextMatches | { readonly error: string };
-
 /** Search workers started: one per core, at most this many. */
 export const MAX_SEARCH_WORKERS = 4;
 /**
@@ -86,8 +47,6 @@ export const MAX_SEARCH_WORKERS = 4;
  * the workers, reading side by side, were as fast or faster.
  */
 const THIS_THREAD_MAX_BYTES = 64 * 1024 * 1024;
-/** What opening, reading and closing one file costs a worker beyond its bytes, counted in bytes when the files are shared out. */
-const PER_FILE_WORK_BYTES = 16 * 1024;
 /** Characters of file text all search workers together keep in memory between searches. */
 const CACHE_BUDGET_CHARS = 512 * 1024 * 1024;
 /**
@@ -102,11 +61,6 @@ interface Slot {
   readonly heartbeat: Int32Array;
   readonly replies: Map<number, (message: Reply) => void>;
   share?: FileShare;
-}
-
-interface Part {
-  readonly base: number;
-  readonly share: FileShare;
 }
 
 type Reply = ({ id: number } & Partial<WorkerMatches> & { hits?: number[]; error?: string });
@@ -208,7 +162,7 @@ export class TextSearchEngine {
     this.#cancels.add(cancel);
     try {
       const reply = await literalSearchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined));
-      return merge(files, [reply], request.limit);
+      return mergeMatches(files, [reply], request.limit);
     } catch (error) {
       if (error instanceof ScanStopped) return { error: error.reason === "timeout" ? this.#timeoutMessage(request) : `search failed: ${CANCELLED}` };
       return { error: `search failed: ${redactHostPaths(String((error as Error)?.message ?? error))}` };
@@ -236,7 +190,7 @@ export class TextSearchEngine {
       const failed = replies.find((reply) => reply.error !== undefined);
       if (failed) return { error: failed.error! };
       this.#workersLoaded = true;
-      return merge(files, replies as (Reply & WorkerMatches)[], request.limit);
+      return mergeMatches(files, replies as (Reply & WorkerMatches)[], request.limit);
     });
   }
 
@@ -366,91 +320,15 @@ export class TextSearchEngine {
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
-  // Splits the files into one contiguous share per worker, of about equal work: bytes, plus a
-  // per-file cost for opening and closing it (a share of many small files takes longer than its bytes say).
+  // One contiguous share of the files per worker (see search-shares.ts), kept while the list is the same.
   #partition(files: readonly SearchFile[]): Part[] {
-    if (this.#parts?.files === files) return this.#parts.parts;
-    const count = Math.max(1, Math.min(this.#workerCount, files.length));
-    const work = (file: SearchFile) => file.size + PER_FILE_WORK_BYTES;
-    let total = 0;
-    for (const file of files) total += work(file);
-    const parts: Part[] = [];
-    let start = 0;
-    let done = 0;
-    for (let index = 0; index < files.length; index++) {
-      done += work(files[index]!);
-      if (parts.length < count - 1 && done >= (total * (parts.length + 1)) / count) {
-        parts.push({ base: start, share: shareOf(files, start, index + 1) });
-        start = index + 1;
-      }
-    }
-    parts.push({ base: start, share: shareOf(files, start, files.length) });
-    this.#parts = { files, parts };
-    return parts;
+    if (this.#parts?.files !== files) this.#parts = { files, parts: partitionFiles(files, this.#workerCount) };
+    return this.#parts.parts;
   }
+
 }
 
-// The files from `start` to `end` as the arrays a worker receives.
-function shareOf(files: readonly SearchFile[], start: number, end: number): FileShare {
-  const share = { paths: new Array<string>(end - start), sizes: new Float64Array(end - start), mtimes: new Float64Array(end - start) };
-  for (let index = start; index < end; index++) {
-    const file = files[index]!;
-    share.paths[index - start] = file.path;
-    share.sizes[index - start] = file.size;
-    share.mtimes[index - start] = file.mtimeMs;
-  }
-  return share;
-}
 
 class TimeoutError extends Error {}
 
 const CANCELLED = "the search was cancelled because the navigation tools were closed";
-
-// Joins the workers' matches in file order (the shares are contiguous and in order), up to `limit`.
-function merge(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextMatches {
-  const changed: string[] = [];
-  let searchedFiles = 0;
-  let total = 0;
-  for (const reply of replies) {
-    searchedFiles += reply.searchedFiles;
-    total += reply.count;
-    for (const index of reply.changed) changed.push(files[index].path);
-  }
-  const count = Math.min(total, limit);
-  return {
-    count,
-    truncated: total > limit,
-    searchedFiles,
-    changed,
-    paths() {
-      const paths: string[] = [];
-      let last = -1;
-      let left = count;
-      for (const { meta, count: replyCount } of replies) {
-        for (let match = 0; match < replyCount && left > 0; match++, left--) {
-          const file = meta[match * STRIDE];
-          if (file !== last) paths.push(files[file].path);
-          last = file;
-        }
-      }
-      return paths;
-    },
-    build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
-      const built: T[] = new Array(count);
-      let seen = 0;
-      for (const { meta, texts, count: replyCount } of replies) {
-        let lastFile = -1;
-        let path = "";
-        for (let match = 0; match < replyCount && seen < count; match++, seen++) {
-          const at = match * STRIDE;
-          if (meta[at] !== lastFile) {
-            lastFile = meta[at];
-            path = files[lastFile].path;
-          }
-          built[seen] = make(path, meta[at + 1], meta[at + 2], texts[match]!);
-        }
-      }
-      return built;
-    },
-  };
-}
