@@ -57,7 +57,7 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     beat();
     if (sizes[index]! > request.maxFileBytes) continue;
     if (isMatch && !isMatch(paths[index]!)) continue;
-    const entry = load(request.root, { path: paths[index]!, size: sizes[index]!, mtimeMs: mtimes[index]! }, base + index, changed);
+    const entry = load(request.root, paths[index]!, sizes[index]!, mtimes[index]!, base + index, changed);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count < wanted) scanText(base + index, entry, plan, sink, wanted);
@@ -79,9 +79,10 @@ function searchNames(request: WorkerSearchRequest, names: readonly string[]): nu
 
 // The text of a file, from memory while its size and mtime are those of the index; a file whose
 // size on disk differs from the index's is read anew and reported in `changed`.
-function load(root: string, file: SearchFile, fileIndex: number, changed: number[]) {
-  const cached = texts.get(file.path);
-  if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) return cached;
+function load(root: string, path: string, size: number, mtimeMs: number, fileIndex: number, changed: number[]) {
+  const cached = texts.get(path);
+  if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached;
+  const file: SearchFile = { path, size, mtimeMs };
   const read = readSearchText(root, file);
   if (read.changed) changed.push(fileIndex);
   const text = read.text ?? NO_TEXT;

@@ -101,7 +101,8 @@ export class TextSearchEngine {
     return this.#enqueue(async () => {
       if (!this.#searchesHere(files, request)) return this.#runSearch(files, request);
       const result = await this.#searchHere(files, request);
-      if (!("error" in result)) void this.#enqueue(() => this.#preload(files, request));
+      // Every file is read, whatever the first search's glob.
+      if (!("error" in result)) void this.#enqueue(() => this.#preload(files, { ...request, glob: undefined }));
       return result;
     });
   }
