@@ -200,8 +200,9 @@ export class RepositoryIndex {
     if (files.length < PARALLEL_FROM_FILES) return Promise.all(files.map((file) => this.#analyze(file)));
     const results: FileRecord[] = new Array(files.length);
     const tasks = files.map((file) => ({ absolute: this.absolute(file.path), file }));
-    // With a cache, the symbols go to a spill file beside it as they arrive instead of staying in memory.
-    const spill = this.#options.cacheDir === false ? undefined : SymbolSpill.open(this.#options.cacheDir);
+    // With a cache, the symbols go to a spill file beside it as they arrive instead of staying in memory
+    // (where no file can be made, they stay in memory).
+    const spill = this.#options.cacheDir === false ? undefined : openSpill(this.#options.cacheDir);
     if (spill) this.#spills.push(spill);
     await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
       const at = spill?.append(result.symbolsJson);
@@ -303,5 +304,13 @@ export class RepositoryIndex {
     if (this.#options.cacheDir === false) return Promise.resolve({ records: new Map(), secretFiles: [], close: () => undefined });
     this.#cache ??= readIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes);
     return this.#cache;
+  }
+}
+
+function openSpill(directory: string): SymbolSpill | undefined {
+  try {
+    return SymbolSpill.open(directory);
+  } catch {
+    return undefined;
   }
 }

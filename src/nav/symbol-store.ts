@@ -37,7 +37,6 @@ export class SymbolPieces {
    */
   read(at: PieceAt): Uint8Array {
     if (this.#fd === undefined) throw new Error("the index's symbols are no longer available: the navigation tools were closed");
-    this.beforeRead(at);
     if (this.#scratch.length < at.length) this.#scratch = Buffer.allocUnsafe(Math.max(at.length, this.#scratch.length * 2));
     const bytes = this.#scratch.subarray(0, at.length);
     this.readInto(bytes, 0, at.length, at.offset);
@@ -66,9 +65,6 @@ export class SymbolPieces {
   protected get fd(): number | undefined {
     return this.#fd;
   }
-
-  /** Called before a piece is read (a spill writes what it still holds). */
-  protected beforeRead(_at: PieceAt): void {}
 }
 
 // Pieces read one by one before a cache's symbols file is read whole: past this many, one
@@ -130,8 +126,10 @@ export class SymbolFile extends SymbolPieces {
  */
 export class SymbolSpill extends SymbolPieces {
   #written = 0;
-  #pending: Uint8Array[] = [];
+  // Pieces not yet written, by offset; after a write fails (a full disk), pieces stay here.
+  #pending = new Map<number, Uint8Array>();
   #pendingBytes = 0;
+  #failed = false;
 
   /** Opens a spill file in `directory` (made if missing), or in the system's temporary directory when that fails. */
   static open(directory: string): SymbolSpill {
@@ -156,32 +154,38 @@ export class SymbolSpill extends SymbolPieces {
     }
   }
 
-  /** Appends one piece and tells where it lies. */
+  /** Appends one piece and tells where it lies. Never throws: a piece that cannot be written stays in memory. */
   append(bytes: Uint8Array): PieceAt {
     const at = { offset: this.#written + this.#pendingBytes, length: bytes.byteLength };
-    this.#pending.push(bytes);
+    this.#pending.set(at.offset, bytes);
     this.#pendingBytes += bytes.byteLength;
     if (this.#pendingBytes >= WRITE_CHUNK_BYTES) this.#flush();
     return at;
   }
 
-  protected override beforeRead(at: PieceAt): void {
-    if (at.offset + at.length > this.#written) this.#flush();
+  override read(at: PieceAt): Uint8Array {
+    const held = at.offset >= this.#written ? this.#pending.get(at.offset) : undefined;
+    if (held && this.fd !== undefined) return held;
+    return super.read(at);
   }
 
   override close(): void {
     super.close();
-    this.#pending = [];
+    this.#pending.clear();
   }
 
   #flush(): void {
     const fd = this.fd;
-    if (this.#pendingBytes === 0 || fd === undefined) return;
-    const chunk = Buffer.concat(this.#pending, this.#pendingBytes);
-    let done = 0;
-    while (done < chunk.length) done += fs.writeSync(fd, chunk, done, chunk.length - done, this.#written + done);
+    if (this.#failed || this.#pendingBytes === 0 || fd === undefined) return;
+    const chunk = Buffer.concat([...this.#pending.values()], this.#pendingBytes);
+    try {
+      for (let done = 0; done < chunk.length; ) done += fs.writeSync(fd, chunk, done, chunk.length - done, this.#written + done);
+    } catch {
+      this.#failed = true;
+      return;
+    }
     this.#written += chunk.length;
-    this.#pending = [];
+    this.#pending.clear();
     this.#pendingBytes = 0;
   }
 }
