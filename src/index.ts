@@ -7,6 +7,7 @@ export { assertSupportedNode, REQUIRED_NODE_MAJOR } from "./node-version.ts";
 export { UnsupportedNodeError } from "./core/errors/unsupported-node-error.ts";
 export { InvalidOptionsError } from "./core/errors/invalid-options-error.ts";
 export { RepositoryNotFoundError } from "./core/errors/repository-not-found-error.ts";
+export { DamagedCacheError } from "./core/errors/damaged-cache-error.ts";
 export { HookInvariantError } from "./core/errors/hook-invariant-error.ts";
 export { ReadRule, type ReadRefusal, type ReadRefusalReason, type ReadRuleOptions } from "./access/read-rule.ts";
 export { DEFAULT_SECRET_FILES, parseSecretFiles } from "./access/secret-files.ts";

@@ -121,8 +121,11 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     readRule,
     stats: () => index.stats(),
     close: async () => {
-      await index.close();
+      // The cache is written first (it reads symbols from the index's files), then searches still
+      // running are cancelled (they answer with an error value), then those files are let go.
+      await index.flush();
       await engine.close();
+      await index.close();
     },
   };
 }

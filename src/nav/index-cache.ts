@@ -216,11 +216,14 @@ async function writeChunks(target: string, pieces: Iterable<Uint8Array | string>
   };
   try {
     for (const piece of pieces) {
-      const bytes = typeof piece === "string" ? (Buffer.byteLength(piece) <= chunk.length - used ? undefined : Buffer.from(piece)) : piece;
-      if (bytes === undefined) {
-        used += chunk.write(piece as string, used);
+      const fits = (typeof piece === "string" ? Buffer.byteLength(piece) : piece.byteLength) <= chunk.length - used;
+      if (typeof piece === "string" && fits) {
+        used += chunk.write(piece, used);
         continue;
       }
+      // A piece that spans a write is copied first: a symbols file's reads share one buffer, and
+      // another read could reuse it while this write is awaited.
+      const bytes = typeof piece === "string" ? Buffer.from(piece) : fits ? piece : Buffer.from(piece);
       for (let from = 0; from < bytes.byteLength; ) {
         const take = Math.min(bytes.byteLength - from, chunk.length - used);
         chunk.set(take === bytes.byteLength ? bytes : bytes.subarray(from, from + take), used);

@@ -7,6 +7,9 @@ import { walkRepository, type WalkedFile } from "./repo-walk.ts";
 import { SymbolSpill } from "./symbol-store.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 
+// A path with an empty, `.` or `..` segment, a leading `/`, a backslash or a NUL.
+const UNSAFE_PATH = /(?:^|\/)\.{0,2}(?:\/|$)|\\|\0/;
+
 // Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
 const PARALLEL_FROM_FILES = 16;
 
@@ -103,7 +106,9 @@ export class RepositoryIndex {
     const cache = await this.#loadCacheContents();
     const patterns = this.#rule.secretFiles;
     if (cache.records.size === 0 || cache.secretFiles.length !== patterns.length || cache.secretFiles.some((pattern, index) => pattern !== patterns[index])) return undefined;
-    return [...cache.records.values()];
+    const files = [...cache.records.values()];
+    // A cache that names anything but a plain path below the root (an edited one) is not read from.
+    return files.every((file) => !UNSAFE_PATH.test(file.path)) ? files : undefined;
   }
 
   /** The absolute path of an indexed file. */

@@ -53,7 +53,8 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
   } catch {
     return;
   }
-  rule.noteFolder(relative, entries.some((entry) => entry.name === ".gitignore"));
+  // In any case: on a file system that ignores case (macOS, Windows), git reads `.Gitignore` too.
+  rule.noteFolder(relative, entries.some((entry) => entry.name.length === 10 && entry.name.toLowerCase() === ".gitignore"));
   for (const entry of entries) {
     const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
     const childAbsolute = prefix + entry.name;

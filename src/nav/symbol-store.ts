@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DamagedCacheError } from "../core/errors/damaged-cache-error.ts";
 
 // Appended bytes are written to a spill file in pieces of about this size.
 const WRITE_CHUNK_BYTES = 1024 * 1024;
@@ -48,7 +49,7 @@ export class SymbolPieces {
     if (this.#fd === undefined) throw new Error("the index's symbols are no longer available: the navigation tools were closed");
     for (let done = 0; done < length; ) {
       const read = fs.readSync(this.#fd, target, offset + done, length - done, position + done);
-      if (read === 0) throw new Error("the index's symbols file was cut short");
+      if (read === 0) throw new DamagedCacheError();
       done += read;
     }
   }
@@ -66,6 +67,8 @@ export class SymbolPieces {
     return this.#fd;
   }
 }
+
+const LINE_FEED = 0x0a;
 
 // Pieces read one by one before a cache's symbols file is read whole: past this many, one
 // read of the file costs less than a system call per piece (2,000 pieces: 25 ms against 5 ms).
@@ -86,13 +89,18 @@ export class SymbolFile extends SymbolPieces {
     this.#bytes = bytes;
   }
 
+  /** A piece, checked to be a whole line (else the metadata is not this file's). */
   override read(at: PieceAt): Uint8Array {
     if (!this.#whole && ++this.#reads > READS_BEFORE_WHOLE && this.fd !== undefined) {
       this.#whole = Buffer.allocUnsafe(this.#bytes);
       this.readInto(this.#whole, 0, this.#bytes, 0);
     }
-    if (this.#whole && this.fd !== undefined) return this.#whole.subarray(at.offset, at.offset + at.length);
-    return super.read(at);
+    // The piece with the bytes either side: the line feed before it (none for the first) and after it.
+    const before = at.offset > 0 ? 1 : 0;
+    const span = { offset: at.offset - before, length: at.length + before + 1 };
+    const line = this.#whole && this.fd !== undefined ? this.#whole.subarray(span.offset, span.offset + span.length) : super.read(span);
+    if (line.length !== span.length || (before === 1 && line[0] !== LINE_FEED) || line[span.length - 1] !== LINE_FEED) throw new DamagedCacheError();
+    return line.subarray(before, before + at.length);
   }
 
   override close(): void {

@@ -84,6 +84,8 @@ export class TextSearchEngine {
   #nextId = 1;
   // True once the workers hold the files' texts (a search or a preload ran on them).
   #workersLoaded = false;
+  // Counts calls of close(), so a background load queued before one does not start workers after it.
+  #generation = 0;
   #queue: Promise<unknown> = Promise.resolve();
   readonly #cancels = new Set<() => void>();
 
@@ -101,8 +103,9 @@ export class TextSearchEngine {
     return this.#enqueue(async () => {
       if (!this.#searchesHere(files, request)) return this.#runSearch(files, request);
       const result = await this.#searchHere(files, request);
-      // Every file is read, whatever the first search's glob.
-      if (!("error" in result)) void this.#enqueue(() => this.#preload(files, { ...request, glob: undefined }));
+      // Every file is read, whatever the first search's glob; not after the engine was closed meanwhile.
+      const generation = this.#generation;
+      if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }) : Promise.resolve()));
       return result;
     });
   }
@@ -136,6 +139,7 @@ export class TextSearchEngine {
 
   /** Stops the workers; a later search starts new ones. */
   async close(): Promise<void> {
+    this.#generation++;
     for (const cancel of this.#cancels) cancel();
     this.#cancels.clear();
     await this.#terminate();

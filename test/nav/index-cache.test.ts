@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DamagedCacheError } from "../../src/index.ts";
 import { createNavTools, defaultIndexCacheDir } from "../../src/nav/index.ts";
 import { buildFixtureRepo, type FixtureRepo } from "./fixture-repo.ts";
 
@@ -103,6 +104,30 @@ describe("index cache integrity", () => {
       try {
         expect(await second.info()).toEqual(info);
         expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("lengths that add up but cut the symbols in the wrong places are found when read, as a DamagedCacheError", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-shifted-"));
+    try {
+      const first = await createNavTools(repo.root, { cacheDir: dir });
+      await first.info();
+      await first.close();
+      const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
+      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: { path: string; symbolsLength: number }[] };
+      const [a, b] = contents.files.filter((file) => file.symbolsLength > 10);
+      a!.symbolsLength += 3;
+      b!.symbolsLength -= 3;
+      await fs.writeFile(metadataFile, JSON.stringify(contents));
+      const second = await createNavTools(repo.root, { cacheDir: dir });
+      try {
+        await expect(second.outline(a!.path)).rejects.toThrow(DamagedCacheError);
+        await expect(second.outline(b!.path)).rejects.toThrow(/cache is damaged/);
       } finally {
         await second.close();
       }

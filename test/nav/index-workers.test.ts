@@ -76,6 +76,7 @@ describe("the index built on worker threads", () => {
       expect((await fs.readdir(cacheDir)).filter((name) => name.endsWith(".json"))).toHaveLength(1);
       for (const file of files) expect(await spilled.outline(file)).toEqual(await reference.outline(file));
       expect(await spilled.search("def ", { limit: 1000 })).toEqual(await reference.search("def ", { limit: 1000 }));
+      if (process.platform === "linux") expect(await openFilesIn(cacheDir)).not.toEqual([]);
     } finally {
       await spilled.close();
       await reference.close();
@@ -83,5 +84,17 @@ describe("the index built on worker threads", () => {
     const left = await fs.readdir(cacheDir);
     expect(left.filter((name) => !name.endsWith(".json") && !name.endsWith(".symbols"))).toEqual([]);
     expect(left).toHaveLength(2);
+    // close() let go of the spill (removed as soon as it was opened, so only its descriptor showed it).
+    if (process.platform === "linux") expect(await openFilesIn(cacheDir)).toEqual([]);
   });
 });
+
+// The files this process holds open in a directory, as Linux lists them (a removed one ends in " (deleted)").
+async function openFilesIn(directory: string): Promise<string[]> {
+  const open: string[] = [];
+  for (const fd of await fs.readdir("/proc/self/fd")) {
+    const target = await fs.readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target.startsWith(directory + path.sep)) open.push(target);
+  }
+  return open;
+}

@@ -7,7 +7,9 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createNavTools, type NavSearchOptions } from "../../src/nav/index.ts";
+import { ReadRule } from "../../src/access/read-rule.ts";
+import { createNavTools, DEFAULT_MAX_FILE_BYTES, type NavSearchOptions } from "../../src/nav/index.ts";
+import { RepositoryIndex } from "../../src/nav/repo-index.ts";
 import { FIXTURE_SOURCE } from "./fixture-repo.ts";
 
 let base: string;
@@ -68,12 +70,35 @@ describe("a first search started on the cached file list", () => {
     expect(cached).toEqual(fresh);
   });
 
-  test("a cache written under other secret-file patterns is not taken for the file list", async () => {
-    const other = await createNavTools(root, { cacheDir, secretFiles: ["*.py"] });
-    await other.info();
-    await other.close();
-    const [cached, fresh] = await bothWays(String.raw`def\s+\w+`, { regex: true, limit: 1000 });
-    expect(cached).toEqual(fresh);
-    expect(JSON.stringify(cached)).toContain(".py");
+  test("the cache's file list is offered before the walk only, under the secret-file patterns it was written with", async () => {
+    const real = await fs.realpath(root);
+    const index = (secretFiles?: string[]) =>
+      new RepositoryIndex(real, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(real, secretFiles ? { secretFiles } : {}) });
+    const same = index();
+    const other = index(["*.py"]);
+    try {
+      const listed = await same.cachedSearchFiles();
+      expect(listed?.map((file) => [file.path, file.size, file.mtimeMs])).toEqual(same.files().map((file) => [file.path, file.size, file.mtimeMs]));
+      // Walked now: the walk is what counts.
+      expect(await same.cachedSearchFiles()).toBeUndefined();
+      expect(await other.cachedSearchFiles()).toBeUndefined();
+    } finally {
+      await same.close();
+      await other.close();
+    }
+  });
+
+  test("a cache that names a path outside the root is not read from", async () => {
+    const metadataFile = path.join(cacheDir, (await fs.readdir(cacheDir)).find((name) => name.endsWith(".json"))!);
+    const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: { path: string }[] };
+    contents.files[0]!.path = "../outside.txt";
+    await fs.writeFile(metadataFile, JSON.stringify(contents));
+    const real = await fs.realpath(root);
+    const index = new RepositoryIndex(real, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(real) });
+    try {
+      expect(await index.cachedSearchFiles()).toBeUndefined();
+    } finally {
+      await index.close();
+    }
   });
 });
