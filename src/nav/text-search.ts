@@ -75,6 +75,8 @@ class Stalled extends Error {}
  * a worker that stalls on one file is terminated and the search runs again
  * on V8's linear-time engine. Each search has a time limit; when it runs out
  * the workers are terminated and the search answers with an error value.
+ * A first literal search in a small repository runs on the calling thread
+ * instead (see `literalSearchHere`), and the workers read the files after it.
  */
 export class TextSearchEngine {
   readonly #timeoutMs: number;
