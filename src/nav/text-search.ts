@@ -183,7 +183,7 @@ export class TextSearchEngine {
   async #preload(files: readonly SearchFile[], request: TextSearchRequest): Promise<void> {
     if (this.#workersLoaded) return;
     try {
-      const replies = await this.#sendShares(files, { ...request, linear: false, preload: true }, Date.now() + this.#timeoutMs, false);
+      const replies = await this.#sendShares(files, { ...request, linear: false, preload: true }, Date.now() + this.#timeoutMs, false, true);
       this.#workersLoaded = replies.every((reply) => reply.error === undefined);
     } catch {
       // A preload that fails or is cancelled leaves the workers to read on the next search.
@@ -202,7 +202,7 @@ export class TextSearchEngine {
   }
 
   // Sends each worker the request with its share of the files (the share itself only when it changed).
-  #sendShares(files: readonly SearchFile[], request: object, deadline: number, watchStalls: boolean): Promise<Reply[]> {
+  #sendShares(files: readonly SearchFile[], request: object, deadline: number, watchStalls: boolean, background = false): Promise<Reply[]> {
     const parts = this.#partition(files);
     return this.#send(
       parts.length,
@@ -214,6 +214,7 @@ export class TextSearchEngine {
       },
       deadline,
       watchStalls,
+      background,
     );
   }
 
@@ -247,7 +248,8 @@ export class TextSearchEngine {
   }
 
   // Sends one message to each of the first `count` workers and waits for every reply.
-  async #send(count: number, message: (slot: Slot, index: number) => object, deadline: number, watchStalls: boolean): Promise<Reply[]> {
+  // A background request (a preload) does not keep the process alive: its workers are unref'd, and so is its timer.
+  async #send(count: number, message: (slot: Slot, index: number) => object, deadline: number, watchStalls: boolean, background = false): Promise<Reply[]> {
     const slots = this.#ensureSlots(count);
     const id = this.#nextId++;
     let timer: NodeJS.Timeout | undefined;
@@ -270,6 +272,7 @@ export class TextSearchEngine {
           slot.worker.postMessage({ ...message(slot, index), id });
         });
         timer = setTimeout(() => reject(new TimeoutError()), Math.max(0, deadline - Date.now()));
+        if (background) timer.unref();
         if (watchStalls) {
           // A stall is CPU time without progress, so a worker merely waiting for a busy machine is not taken for one.
           watcher = setInterval(() => {
