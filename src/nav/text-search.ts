@@ -104,9 +104,9 @@ export class TextSearchEngine {
   search(files: readonly SearchFile[], request: TextSearchRequest): Promise<TextSearchResult> {
     return this.#enqueue(async () => {
       if (!this.#searchesHere(files, request)) return this.#runSearch(files, request);
-      const result = await this.#searchHere(files, request);
-      // Every file is read, whatever the first search's glob; not after the engine was closed meanwhile.
       const generation = this.#generation;
+      const result = await this.#searchHere(files, request);
+      // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
       if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }) : Promise.resolve()));
       return result;
     });
