@@ -107,7 +107,7 @@ export class TextSearchEngine {
       const generation = this.#generation;
       const result = await this.#searchHere(files, request);
       // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
-      if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }) : Promise.resolve()));
+      if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }) : Promise.resolve()), true);
       return result;
     });
   }
@@ -147,8 +147,14 @@ export class TextSearchEngine {
     await this.#terminate();
   }
 
-  #enqueue<T>(run: () => Promise<T>): Promise<T> {
-    const result = this.#queue.then(run);
+  // Queues `run` behind the searches before it. A caller waiting on it keeps the process alive
+  // until it starts (its own timer does then): it may wait behind a background load, which does not.
+  #enqueue<T>(run: () => Promise<T>, background = false): Promise<T> {
+    const keepAlive = background ? undefined : setInterval(() => undefined, 2 ** 30);
+    const result = this.#queue.then(() => {
+      clearInterval(keepAlive);
+      return run();
+    });
     this.#queue = result.catch(() => undefined);
     return result;
   }

@@ -12,6 +12,8 @@ describe("a script that uses the nav tools and never calls close() exits by itse
     { label: "a text search (starts the search worker)", calls: `await nav.search("function")` },
     { label: "a regex search and a symbol search", calls: `await nav.search("ret.rn", { regex: true }); await nav.search("main", { symbols: true })` },
     { label: "a search, a read and an outline", calls: `await nav.search("class"); await nav.read("lib/util.js"); await nav.info()` },
+    // The second waits behind the workers' background load, which alone would not keep the process alive.
+    { label: "two searches in a row", calls: `await nav.search("function"); await nav.search("class"); await nav.search("ret.rn", { regex: true })` },
   ])("after $label", async ({ calls }) => {
     const script = `
       import { createNavTools } from "rlmkit";
