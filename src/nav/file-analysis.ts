@@ -4,6 +4,7 @@ import { BINARY_SNIFF_BYTES, looksBinary } from "./file-rules.ts";
 import { detectLanguage, needsShebang } from "./languages.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import type { NavSymbol } from "./symbol.ts";
+import { trigramFilter } from "./trigram-filter.ts";
 
 
 /** What the index knows about one file. */
@@ -24,6 +25,8 @@ export interface FileRecord {
   readonly symbols: readonly NavSymbol[];
   /** `symbols.length`, known without reading the symbols (they load lazily from the disk cache). */
   readonly symbolCount: number;
+  /** The trigram filter of a text file's bytes (see trigram-filter.ts); absent for binary, large and unreadable files. */
+  readonly grams?: Uint8Array;
 }
 
 /**
@@ -57,7 +60,7 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
       symbols = [];
     }
   }
-  return { ...base, ...(info ? { language: info.language } : {}), binary: false, large: false, lines: countLines(text), symbols, symbolCount: symbols.length };
+  return { ...base, ...(info ? { language: info.language } : {}), binary: false, large: false, lines: countLines(text), symbols, symbolCount: symbols.length, grams: trigramFilter(buffer) };
 }
 
 /** Lines in a text: newlines, plus one for a last line without a newline. */

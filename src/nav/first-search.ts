@@ -27,8 +27,14 @@ export class ScanStopped extends Error {
  * worker to be stopped; regular expressions always run in the workers.
  *
  * @param stop - checked between files: the deadline passed or the search was cancelled
+ * @param mayHoldFile - false for a file that cannot hold the literal (the index's trigram filter): it is not read
  */
-export async function literalSearchHere(files: readonly SearchFile[], request: TextSearchRequest, stop: () => ScanStopped | undefined): Promise<WorkerMatches> {
+export async function literalSearchHere(
+  files: readonly SearchFile[],
+  request: TextSearchRequest,
+  stop: () => ScanStopped | undefined,
+  mayHoldFile?: (file: SearchFile) => boolean,
+): Promise<WorkerMatches> {
   if (request.regex) throw new Error("only literal searches run on the calling thread");
   const sink = new MatchSink();
   const wanted = request.limit + 1;
@@ -43,6 +49,8 @@ export async function literalSearchHere(files: readonly SearchFile[], request: T
     const file = files[index]!;
     if (file.size > request.maxFileBytes) continue;
     if (isMatch && !isMatch(file.path)) continue;
+    // The index's trigram filter says the file cannot hold the literal: it is not read.
+    if (mayHoldFile && !mayHoldFile(file)) continue;
     const { bytes, changed: differs } = reader.read(request.root, file);
     if (differs) changed.push(index);
     if (bytes === null || looksBinary(bytes)) continue;

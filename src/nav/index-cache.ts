@@ -2,25 +2,27 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import fsSync from "node:fs";
+import { metadata, symbolsBytes, withLazySymbols, type StoredRecord } from "./cached-record.ts";
 import type { FileRecord } from "./file-analysis.ts";
 import { comparePaths } from "./repo-walk.ts";
-import type { NavSymbol } from "./symbol.ts";
-import { SymbolFile, type PieceAt, type SymbolPieces } from "./symbol-store.ts";
+import { SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 6;
+export const INDEX_CACHE_VERSION = 7;
 
-// The cache is two files per root. `<hash>.json` holds every file's metadata (path, size,
-// mtime, language, lines, symbol count, and the length of its symbols): small, so a warm
-// start parses little. Beside it, `<hash>.symbols` holds one line of JSON per file, in the
-// same order, with that file's symbols; it is kept open and each line is read, decoded and
-// parsed only when that file's symbols are first needed.
-/** A file record without its symbols: what the metadata file holds. */
-export type StoredRecord = Omit<FileRecord, "symbols">;
+// The cache is three files per root. `<hash>.json` holds every file's metadata (path, size,
+// mtime, language, lines, symbol count, and the lengths of its symbols and trigram filter):
+// small, so a warm start parses little. Beside it, `<hash>.symbols` holds one line of JSON per
+// file, in the same order, with that file's symbols; it is kept open and each line is read,
+// decoded and parsed only when that file's symbols are first needed. `<hash>.grams` holds the
+// files' trigram filters, one after the other; it is read whole when a first search asks for one.
 
 type StoredEntry = StoredRecord & {
   /** Bytes of the file's line in the symbols file, its line feed left out. */
   readonly symbolsLength: number;
+  /** Bytes of the file's trigram filter in the filter file (0: none). */
+  readonly gramsLength: number;
 };
 
 interface CacheContents {
@@ -30,6 +32,8 @@ interface CacheContents {
   readonly secretFiles: readonly string[];
   /** Byte length of the symbols file, so a pair written by two different runs is not trusted. */
   readonly symbolsBytes: number;
+  /** Byte length of the filter file, likewise. */
+  readonly gramsBytes: number;
   readonly files: StoredEntry[];
 }
 
@@ -39,75 +43,65 @@ export interface IndexCache {
   readonly records: ReadonlyMap<string, FileRecord>;
   /** The secret-file patterns of the walk the records come from. */
   readonly secretFiles: readonly string[];
-  /** Closes the symbols file: symbols not yet read can no longer be. */
+  /** Closes the symbols and filter files: what was not read yet can no longer be. */
   close(): void;
+}
+
+/**
+ * The cache's filter file, opened with the metadata (so it is the same write's) and read
+ * whole the first time a filter is asked for (a first search asks for every file's). A file
+ * that cannot be read leaves every record without a filter: the search then reads every file.
+ */
+class GramsFile {
+  #fd: number | undefined;
+  #data: Buffer | null | undefined;
+  readonly #bytes: number;
+
+  private constructor(fd: number, bytes: number) {
+    this.#fd = fd;
+    this.#bytes = bytes;
+  }
+
+  static open(file: string, bytes: number): GramsFile | undefined {
+    try {
+      const fd = fsSync.openSync(file, "r");
+      if (fsSync.fstatSync(fd).size === bytes) return new GramsFile(fd, bytes);
+      fsSync.closeSync(fd);
+    } catch {
+      // no filters
+    }
+    return undefined;
+  }
+
+  piece(offset: number, length: number): Uint8Array | undefined {
+    if (this.#data === undefined) {
+      this.#data = null;
+      try {
+        const data = Buffer.allocUnsafe(this.#bytes);
+        for (let done = 0; done < this.#bytes; ) {
+          const read = fsSync.readSync(this.#fd!, data, done, this.#bytes - done, done);
+          if (read === 0) throw new Error("cut short");
+          done += read;
+        }
+        this.#data = data;
+      } catch {
+        // no filters
+      }
+      this.close();
+    }
+    return this.#data?.subarray(offset, offset + length);
+  }
+
+  close(): void {
+    if (this.#fd !== undefined) fsSync.closeSync(this.#fd);
+    this.#fd = undefined;
+  }
 }
 
 const NEWLINE = 0x0a;
 const LINE_END = Uint8Array.of(NEWLINE);
+const NO_GRAMS = new Uint8Array(0);
 const WRITE_CHUNK_BYTES = 4 * 1024 * 1024;
-/** Where a record's symbols JSON is: bytes in memory, or a piece of an open symbols file. */
-type SymbolsSource = Uint8Array | { readonly pieces: SymbolPieces; readonly at: PieceAt };
-
-/**
- * A record whose symbols are parsed from their JSON text (UTF-8 bytes, kept
- * outside the JavaScript heap or in a symbols file) only when first read; the
- * bytes are also what the cache writes back, untouched. A class, not a closure
- * and a property getter per record: a warm start makes 50,000 of them.
- */
-class LazySymbolsRecord implements FileRecord {
-  readonly path: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly language?: string;
-  readonly binary: boolean;
-  readonly large: boolean;
-  readonly lines: number | null;
-  readonly symbolCount: number;
-  #source: SymbolsSource;
-  #parsed: NavSymbol[] | undefined;
-
-  constructor(stored: StoredRecord, source: SymbolsSource) {
-    this.path = stored.path;
-    this.size = stored.size;
-    this.mtimeMs = stored.mtimeMs;
-    if (stored.language !== undefined) this.language = stored.language;
-    this.binary = stored.binary;
-    this.large = stored.large;
-    this.lines = stored.lines;
-    this.symbolCount = stored.symbolCount;
-    this.#source = source;
-  }
-
-  get symbols(): readonly NavSymbol[] {
-    if (this.#parsed) return this.#parsed;
-    const raw = this.symbolsJson();
-    return (this.#parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")) as NavSymbol[]);
-  }
-
-  /** The symbols' JSON text as UTF-8 bytes (for a piece of a file, valid until the next read of that file). */
-  symbolsJson(): Uint8Array {
-    const source = this.#source;
-    return source instanceof Uint8Array ? source : source.pieces.read(source.at);
-  }
-}
-
-/** A record whose symbols are read from `json` (in memory, or a piece of a symbols file) and parsed when first needed. */
-export function withLazySymbols(stored: StoredRecord, json: SymbolsSource): FileRecord {
-  return new LazySymbolsRecord(stored, json);
-}
-
-// The record's own fields but its symbols (whose getter is not called).
-function metadata(record: FileRecord): StoredRecord {
-  const stored: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) if (key !== "symbols") stored[key] = record[key as keyof FileRecord];
-  return stored as unknown as StoredRecord;
-}
-
-function symbolsBytes(record: FileRecord): Uint8Array {
-  return record instanceof LazySymbolsRecord ? record.symbolsJson() : Buffer.from(JSON.stringify(record.symbols), "utf8");
-}
-
 /**
  * The per-user cache directory rlmkit's code index is kept in:
  * `$XDG_CACHE_HOME/rlmkit/nav` (or `~/.cache/rlmkit/nav`) on Linux,
@@ -130,28 +124,47 @@ function symbolsFileOf(file: string): string {
   return file.replace(/\.json$/, "") + ".symbols";
 }
 
+/** The trigram filter file that goes with a cache file. */
+function gramsFileOf(file: string): string {
+  return file.replace(/\.json$/, "") + ".grams";
+}
+
 /** Reads cached file records keyed by path; an unreadable, old or mismatched cache reads as empty. */
 export async function readIndexCache(file: string, maxFileBytes: number): Promise<IndexCache> {
   const empty: IndexCache = { records: new Map(), secretFiles: [], close: () => undefined };
   let symbols: SymbolFile | undefined;
+  let grams: GramsFile | undefined;
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
     if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files) || !Array.isArray(contents.secretFiles)) return empty;
     symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes);
     if (!symbols) return empty;
+    grams = GramsFile.open(gramsFileOf(file), contents.gramsBytes);
     const pieces = symbols;
     const records = new Map<string, FileRecord>();
     let offset = 0;
+    let gramsOffset = 0;
     for (const stored of contents.files) {
-      const length = stored.symbolsLength;
-      if (!Number.isSafeInteger(length) || length < 0) throw new Error("bad cache entry");
-      records.set(stored.path, new LazySymbolsRecord(stored, { pieces, at: { offset, length } }));
+      const { symbolsLength: length, gramsLength } = stored;
+      if (!Number.isSafeInteger(length) || length < 0 || !Number.isSafeInteger(gramsLength) || gramsLength < 0) throw new Error("bad cache entry");
+      const filter = grams && gramsLength > 0 ? { file: grams, offset: gramsOffset, length: gramsLength } : undefined;
+      records.set(stored.path, withLazySymbols(stored, { pieces, at: { offset, length } }, filter));
       offset += length + 1;
+      gramsOffset += gramsLength;
     }
-    if (offset !== contents.symbolsBytes) throw new Error("the symbols file does not match its metadata");
-    return { records, secretFiles: contents.secretFiles, close: () => pieces.close() };
+    if (offset !== contents.symbolsBytes || gramsOffset !== contents.gramsBytes) throw new Error("the cache files do not match their metadata");
+    const filters = grams;
+    return {
+      records,
+      secretFiles: contents.secretFiles,
+      close: () => {
+        pieces.close();
+        filters?.close();
+      },
+    };
   } catch {
     symbols?.close();
+    grams?.close();
     return empty;
   }
 }
@@ -164,26 +177,35 @@ export async function writeIndexCache(file: string, maxFileBytes: number, secret
   const list = [...records].sort((a, b) => comparePaths(a.path, b.path));
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
   const symbolsFile = symbolsFileOf(file);
+  const gramsFile = gramsFileOf(file);
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
     const lengths = new Float64Array(list.length);
     const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, list, lengths);
+    const gramsLengths = new Float64Array(list.length);
+    const gramsBytes = await writeChunks(gramsFile + suffix, (function* () {
+      for (let index = 0; index < list.length; index++) {
+        const grams = list[index]!.grams ?? NO_GRAMS;
+        gramsLengths[index] = grams.byteLength;
+        yield grams;
+      }
+    })());
     // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
-    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes };
+    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, gramsBytes };
     await writeChunks(file + suffix, (function* () {
       yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
       for (let index = 0; index < list.length; index++) {
-        yield `${index === 0 ? "" : ","}${JSON.stringify({ ...metadata(list[index]!), symbolsLength: lengths[index]! } satisfies StoredEntry)}`;
+        yield `${index === 0 ? "" : ","}${JSON.stringify({ ...metadata(list[index]!), symbolsLength: lengths[index]!, gramsLength: gramsLengths[index]! } satisfies StoredEntry)}`;
       }
       yield "]}";
     })());
-    // Symbols first: a reader that sees the new metadata also sees its symbols (the byte count checks the pair).
+    // Symbols and filters first: a reader that sees the new metadata also sees them (the byte counts check the set).
     await fs.rename(symbolsFile + suffix, symbolsFile);
+    await fs.rename(gramsFile + suffix, gramsFile);
     await fs.rename(file + suffix, file);
     return true;
   } catch {
-    await fs.rm(symbolsFile + suffix, { force: true }).catch(() => undefined);
-    await fs.rm(file + suffix, { force: true }).catch(() => undefined);
+    for (const written of [symbolsFile, gramsFile, file]) await fs.rm(written + suffix, { force: true }).catch(() => undefined);
     return false;
   }
 }

@@ -16,6 +16,7 @@ parentPort?.on("message", async (batch: AnalysisBatch) => {
     const symbolsJson = new TextEncoder().encode(JSON.stringify(symbols));
     results.push({ record, symbolsJson });
     transfer.push(symbolsJson.buffer);
+    if (record.grams) transfer.push(record.grams.buffer as ArrayBuffer);
   }
   parentPort?.postMessage({ id: batch.id, results }, transfer);
 });

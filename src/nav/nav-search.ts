@@ -5,6 +5,7 @@ import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from ".
 import type { NavSymbol } from "./symbol.ts";
 import type { SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest, TextSearchResult } from "./text-search.ts";
+import { literalTrigrams } from "./trigram-filter.ts";
 
 /** Matches returned when no `limit` is given. */
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -54,7 +55,9 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 }
 
 /**
- * Runs a text search over the repository's files. Before the first walk, a search
+ * Runs a text search over the repository's files. A literal's trigrams are tested
+ * against the index's filters, so a first search reads only the files that may hold
+ * it (and runs on this thread when they are few). Before the first walk, a search
  * that runs on the workers starts on the disk cache's file list while this thread
  * walks; what it found stands when the walk lists the same files with the same sizes
  * and mtimes, and the search runs again over the walked files otherwise (the workers
@@ -62,7 +65,10 @@ export async function navSearch(context: NavContext, query: string, options: Nav
  */
 export async function searchWhileWalking(context: NavContext, request: TextSearchRequest): Promise<TextSearchResult> {
   const early = await context.index.cachedSearchFiles();
-  if (early && context.engine.runsOnWorkers(early, request)) {
+  // A literal's trigrams, against the index's filters: files that cannot hold it are not read.
+  const trigrams = request.regex ? undefined : literalTrigrams(request.query, request.caseSensitive);
+  const holds = trigrams ? await context.index.trigramTest(trigrams) : undefined;
+  if (early && context.engine.runsOnWorkers(early, request, holds)) {
     const pending = context.engine.search(early, request);
     // The search reaches the workers before the walk holds this thread.
     await new Promise((resolve) => setImmediate(resolve));
@@ -72,7 +78,7 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   }
   // The workers (when the search surely runs on them) start while this thread walks the repository.
   context.engine.warm(request);
-  return context.engine.search(context.searchFiles(), request);
+  return context.engine.search(context.searchFiles(), request, holds);
 }
 
 function sameFiles(a: readonly SearchFile[], b: readonly SearchFile[]): boolean {

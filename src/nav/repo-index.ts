@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
-import { indexCacheFile, readIndexCache, withLazySymbols, writeIndexCache, type IndexCache } from "./index-cache.ts";
+import { withLazySymbols } from "./cached-record.ts";
+import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
 import { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
 import { SymbolSpill } from "./symbol-store.ts";
+import { mayHold } from "./trigram-filter.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 
 // A path with an empty, `.` or `..` segment, a leading `/`, a backslash or a NUL.
@@ -111,6 +113,24 @@ export class RepositoryIndex {
     return files.every((file) => !UNSAFE_PATH.test(file.path)) ? files : undefined;
   }
 
+  /**
+   * A test that is false only for a file the index knows cannot hold text with all
+   * these trigrams: its record (in memory, or in the disk cache) has the file's size
+   * and mtime, and says it is binary or has a trigram filter without one of them.
+   * A first search reads only the files it passes.
+   */
+  async trigramTest(trigrams: Uint32Array): Promise<(file: SearchFile) => boolean> {
+    const cache = await this.#loadCache();
+    return (file) => {
+      const record = this.#records.get(file.path) ?? cache.get(file.path);
+      if (!record || record.size !== file.size || record.mtimeMs !== file.mtimeMs) return true;
+      // A binary file is never searched (the search sees it too, after reading it).
+      if (record.binary) return false;
+      const grams = record.grams;
+      return grams === undefined || mayHold(grams, trigrams);
+    };
+  }
+
   /** The absolute path of an indexed file. */
   absolute(relative: string): string {
     return pathUnder(this.root, relative);
@@ -211,7 +231,7 @@ export class RepositoryIndex {
     if (spill) this.#spills.push(spill);
     await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
       const at = spill?.append(result.symbolsJson);
-      const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolsJson);
+      const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolsJson, result.record.grams);
       this.#records.set(record.path, record);
       this.#analyzed++;
       this.#dirty = true;

@@ -99,13 +99,16 @@ export class TextSearchEngine {
   /**
    * Runs one search over `files` (searches run one at a time, in call order).
    * A literal search before the workers hold any text runs on this thread
-   * (see `literalSearchHere`), and the workers then read their files in the background.
+   * (see `literalSearchHere`) when the files it must read are few enough, and
+   * the workers then read their files in the background. `mayHold`, when given,
+   * is false for files that cannot hold the literal (the index's trigram
+   * filters): such a search reads only the others.
    */
-  search(files: readonly SearchFile[], request: TextSearchRequest): Promise<TextSearchResult> {
+  search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean): Promise<TextSearchResult> {
     return this.#enqueue(async () => {
-      if (!this.#searchesHere(files, request)) return this.#runSearch(files, request);
+      if (!this.#searchesHere(files, request, mayHold)) return this.#runSearch(files, request);
       const generation = this.#generation;
-      const result = await this.#searchHere(files, request);
+      const result = await this.#searchHere(files, request, mayHold);
       // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
       if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }) : Promise.resolve()), true);
       return result;
@@ -126,8 +129,8 @@ export class TextSearchEngine {
   }
 
   /** True when a search of these files would run on the workers (not on this thread). */
-  runsOnWorkers(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">): boolean {
-    return !this.#searchesHere(files, request);
+  runsOnWorkers(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean): boolean {
+    return !this.#searchesHere(files, request, mayHold);
   }
 
   /**
@@ -159,22 +162,22 @@ export class TextSearchEngine {
     return result;
   }
 
-  // A literal search before the workers hold any text, in a repository small enough that one
-  // thread reads it faster than workers start (larger ones are read by every worker at once).
-  #searchesHere(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">): boolean {
+  // A literal search before the workers hold any text, with few enough bytes to read that one
+  // thread reads them faster than workers start (more are read by every worker at once).
+  #searchesHere(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean): boolean {
     if (request.regex || this.#workersLoaded) return false;
     let bytes = 0;
-    for (const file of files) if (file.size <= request.maxFileBytes) bytes += file.size;
+    for (const file of files) if (file.size <= request.maxFileBytes && (!mayHold || mayHold(file))) bytes += file.size;
     return bytes <= THIS_THREAD_MAX_BYTES;
   }
 
-  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest): Promise<TextSearchResult> {
+  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean): Promise<TextSearchResult> {
     const deadline = Date.now() + this.#timeoutMs;
     let cancelled = false;
     const cancel = () => void (cancelled = true);
     this.#cancels.add(cancel);
     try {
-      const reply = await literalSearchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined));
+      const reply = await literalSearchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined), mayHold);
       return mergeMatches(files, [reply], request.limit);
     } catch (error) {
       if (error instanceof ScanStopped) return { error: error.reason === "timeout" ? this.#timeoutMessage(request) : `search failed: ${CANCELLED}` };

@@ -6,7 +6,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createNavTools, type NavSearchOptions, type NavTools } from "../../src/nav/index.ts";
+import { ReadRule } from "../../src/access/read-rule.ts";
+import { createNavTools, DEFAULT_MAX_FILE_BYTES, type NavSearchOptions, type NavTools } from "../../src/nav/index.ts";
+import { RepositoryIndex } from "../../src/nav/repo-index.ts";
+import { literalTrigrams } from "../../src/nav/trigram-filter.ts";
 import { FIXTURE_SOURCE } from "./fixture-repo.ts";
 
 let root: string;
@@ -97,6 +100,68 @@ describe("a first literal search, on the calling thread", () => {
       }
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a first literal search with the index's trigram filters (a disk cache)", () => {
+  let cacheDir: string;
+
+  beforeAll(async () => {
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-cache-"));
+    const build = await createNavTools(root, { cacheDir });
+    await build.info();
+    await build.close();
+  });
+
+  afterAll(async () => {
+    if (cacheDir) await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  test.for<[string, NavSearchOptions]>([
+    ["retry", { limit: 1000 }],
+    ["RETRY", { caseSensitive: true }],
+    ["Retry", { caseSensitive: false, limit: 1000 }],
+    ["σ", { caseSensitive: false }],
+    ["def ", { limit: 100_000, glob: "*.py" }],
+    ["no such text anywhere", {}],
+  ])("finds what the workers find: %j %j", async ([query, options]) => {
+    const first = await createNavTools(root, { cacheDir, searchTimeoutMs: 10_000 });
+    try {
+      expect(await first.search(query, options)).toEqual(await onWorkers.search(query, options));
+    } finally {
+      await first.close();
+    }
+  });
+
+  test("reads a file changed since its filter was made", async () => {
+    const changed = path.join(root, "lib", "util.js");
+    const before = await fs.readFile(changed);
+    try {
+      await fs.appendFile(changed, "// zebraquokka appended after the cache\n");
+      const first = await createNavTools(root, { cacheDir, searchTimeoutMs: 10_000 });
+      try {
+        expect(await first.search("zebraquokka")).toMatchObject({ matches: [{ path: "lib/util.js" }] });
+      } finally {
+        await first.close();
+      }
+    } finally {
+      await fs.writeFile(changed, before);
+    }
+  });
+
+  test("the filters rule out the files without the literal", async () => {
+    const real = await fs.realpath(root);
+    const index = new RepositoryIndex(real, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(real) });
+    try {
+      const holds = await index.trigramTest(literalTrigrams("class Shape", true)!);
+      const files = index.files().filter((file) => !file.path.endsWith(".bin"));
+      const kept = files.filter(holds).map((file) => file.path);
+      expect(kept).toContain("cpp/shape.cpp");
+      // Of a dozen source files, only those that hold the trigrams of "class Shape" are read.
+      expect(kept.length).toBeLessThan(files.length / 2);
+    } finally {
+      await index.close();
     }
   });
 });

@@ -2,7 +2,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { readIndexCache, withLazySymbols, writeIndexCache } from "../../src/nav/index-cache.ts";
+import { withLazySymbols } from "../../src/nav/cached-record.ts";
+import { readIndexCache, writeIndexCache } from "../../src/nav/index-cache.ts";
 import { SymbolSpill } from "../../src/nav/symbol-store.ts";
 
 let dir: string;

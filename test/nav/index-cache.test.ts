@@ -27,10 +27,11 @@ describe("index cache across sessions", () => {
     await first.close();
     expect(first.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
     const cacheFiles = await fs.readdir(cacheDir);
-    // Metadata and symbols, side by side, named by a hash of the root.
-    expect(cacheFiles.sort()).toHaveLength(2);
-    expect(cacheFiles[0]).toMatch(/^[0-9a-f]{20}\.json$/);
-    expect(cacheFiles[1]).toBe(cacheFiles[0].replace(/\.json$/, ".symbols"));
+    // Trigram filters, metadata and symbols, side by side, named by a hash of the root.
+    expect(cacheFiles.sort()).toHaveLength(3);
+    expect(cacheFiles[1]).toMatch(/^[0-9a-f]{20}\.json$/);
+    expect(cacheFiles[0]).toBe(cacheFiles[1].replace(/\.json$/, ".grams"));
+    expect(cacheFiles[2]).toBe(cacheFiles[1].replace(/\.json$/, ".symbols"));
 
     const second = await createNavTools(repo.root, { cacheDir });
     expect(await second.info()).toEqual(info);

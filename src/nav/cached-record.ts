@@ -1,0 +1,85 @@
+import type { FileRecord } from "./file-analysis.ts";
+import type { NavSymbol } from "./symbol.ts";
+import type { PieceAt, SymbolPieces } from "./symbol-store.ts";
+
+/** A file record without its symbols and trigram filter: what the cache's metadata file holds of it. */
+export type StoredRecord = Omit<FileRecord, "symbols" | "grams">;
+
+/** Where a record's symbols JSON is: bytes in memory, or a piece of an open symbols file. */
+export type SymbolsSource = Uint8Array | { readonly pieces: SymbolPieces; readonly at: PieceAt };
+
+/** Where a record's trigram filter is: bytes in memory, a piece of the cache's filter file, or none. */
+export type GramsSource =
+  | Uint8Array
+  | { readonly file: { piece(offset: number, length: number): Uint8Array | undefined }; readonly offset: number; readonly length: number }
+  | undefined;
+
+/**
+ * A record whose symbols are parsed from their JSON text (UTF-8 bytes, kept
+ * outside the JavaScript heap or in a symbols file) only when first read; the
+ * bytes are also what the cache writes back, untouched. A class, not a closure
+ * and a property getter per record: a warm start makes 50,000 of them.
+ */
+class LazySymbolsRecord implements FileRecord {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly language?: string;
+  readonly binary: boolean;
+  readonly large: boolean;
+  readonly lines: number | null;
+  readonly symbolCount: number;
+  #source: SymbolsSource;
+  #parsed: NavSymbol[] | undefined;
+  #grams: GramsSource;
+
+  constructor(stored: StoredRecord, source: SymbolsSource, grams: GramsSource) {
+    this.path = stored.path;
+    this.size = stored.size;
+    this.mtimeMs = stored.mtimeMs;
+    if (stored.language !== undefined) this.language = stored.language;
+    this.binary = stored.binary;
+    this.large = stored.large;
+    this.lines = stored.lines;
+    this.symbolCount = stored.symbolCount;
+    this.#source = source;
+    this.#grams = grams;
+  }
+
+  get symbols(): readonly NavSymbol[] {
+    if (this.#parsed) return this.#parsed;
+    const raw = this.symbolsJson();
+    return (this.#parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")) as NavSymbol[]);
+  }
+
+  get grams(): Uint8Array | undefined {
+    const grams = this.#grams;
+    return grams === undefined || grams instanceof Uint8Array ? grams : grams.file.piece(grams.offset, grams.length);
+  }
+
+  /** The symbols' JSON text as UTF-8 bytes (for a piece of a file, valid until the next read of that file). */
+  symbolsJson(): Uint8Array {
+    const source = this.#source;
+    return source instanceof Uint8Array ? source : source.pieces.read(source.at);
+  }
+}
+
+/**
+ * A record whose symbols are read from `json` (in memory, or a piece of a symbols
+ * file) and parsed when first needed, with its trigram filter from `grams`.
+ */
+export function withLazySymbols(stored: StoredRecord, json: SymbolsSource, grams: GramsSource = undefined): FileRecord {
+  return new LazySymbolsRecord(stored, json, grams);
+}
+
+/** The record's own fields but its symbols and filter (whose getters are not called). */
+export function metadata(record: FileRecord): StoredRecord {
+  const stored: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (key !== "symbols" && key !== "grams") stored[key] = record[key as keyof FileRecord];
+  return stored as unknown as StoredRecord;
+}
+
+/** The record's symbols as the JSON text the cache stores (UTF-8 bytes). */
+export function symbolsBytes(record: FileRecord): Uint8Array {
+  return record instanceof LazySymbolsRecord ? record.symbolsJson() : Buffer.from(JSON.stringify(record.symbols), "utf8");
+}

@@ -1,0 +1,45 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { literalTrigrams, mayHold, trigramFilter } from "../../src/nav/trigram-filter.ts";
+
+// Text with ASCII letters in both cases, punctuation, line breaks and a few letters beyond ASCII.
+const text = fc.string({ unit: fc.constantFrom(..."abcXYZ_.( )\n\tσΣé", "日"), maxLength: 400 });
+
+describe("the trigram filter of a file", () => {
+  test("never rules out a file that holds the literal, with or without case", () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.integer({ min: 3, max: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), (content, start, length, flips) => {
+        const from = content.length === 0 ? 0 : start % content.length;
+        const literal = content.slice(from, from + length);
+        const filter = trigramFilter(Buffer.from(content, "utf8"));
+        const exact = literalTrigrams(literal, true);
+        if (exact) expect(mayHold(filter, exact)).toBe(true);
+        // The same literal with its ASCII letters' case flipped, searched without case.
+        const flipped = [...literal].map((char, index) => (flips[index] && /[a-zA-Z]/.test(char) ? (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()) : char)).join("");
+        const folded = literalTrigrams(flipped, false);
+        if (folded) expect(mayHold(filter, folded)).toBe(true);
+      }),
+    );
+  });
+
+  test("rules out a file without the literal", () => {
+    const filter = trigramFilter(Buffer.from("def retry(self):\n    return self.backoff()\n"));
+    expect(mayHold(filter, literalTrigrams("subprocess.Popen", true)!)).toBe(false);
+    expect(mayHold(filter, literalTrigrams("RETRY(SELF)", false)!)).toBe(true);
+  });
+
+  test.each([
+    ["ab", true, "a literal under three bytes"],
+    ["σοφία", false, "letters beyond ASCII, without case"],
+    ["a\uFFFDb", true, "the replacement character"],
+    ["\uD800ab", true, "a lone surrogate"],
+  ])("cannot tell for %j (case: %s): %s", (literal, caseSensitive) => {
+    expect(literalTrigrams(literal, caseSensitive)).toBeUndefined();
+  });
+
+  test("is about half a bit per byte, from 128 bytes to 8 KiB", () => {
+    expect(trigramFilter(new Uint8Array(10)).length).toBe(128);
+    expect(trigramFilter(new Uint8Array(40_000)).length).toBe(4096);
+    expect(trigramFilter(new Uint8Array(1_000_000)).length).toBe(8192);
+  });
+});
