@@ -24,6 +24,7 @@ class LazySymbolsRecord implements FileRecord {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly language?: string;
   readonly binary: boolean;
   readonly large: boolean;
@@ -37,6 +38,7 @@ class LazySymbolsRecord implements FileRecord {
     this.path = stored.path;
     this.size = stored.size;
     this.mtimeMs = stored.mtimeMs;
+    this.ctimeMs = stored.ctimeMs;
     if (stored.language !== undefined) this.language = stored.language;
     this.binary = stored.binary;
     this.large = stored.large;

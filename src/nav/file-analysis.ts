@@ -13,6 +13,8 @@ export interface FileRecord {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The file's ctime when it was walked (with size and mtime, what a trigram filter is trusted for). */
+  readonly ctimeMs: number;
   /** The detected language; absent when nothing identifies it. */
   readonly language?: string;
   /** True when the file looks binary (a NUL byte near the start); binary files are listed only. */
@@ -34,7 +36,7 @@ export interface FileRecord {
  * Files over `maxFileBytes` are sniffed (first bytes only), never read whole.
  */
 export async function analyzeFile(absolute: string, file: WalkedFile, maxFileBytes: number): Promise<FileRecord> {
-  const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs };
+  const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs };
   if (file.size > maxFileBytes) {
     const head = readHead(absolute);
     const binary = looksBinary(head);

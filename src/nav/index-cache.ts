@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -34,6 +34,8 @@ interface CacheContents {
   readonly symbolsBytes: number;
   /** Byte length of the filter file, likewise. */
   readonly gramsBytes: number;
+  /** An id of this write, which both other files start with: a set mixed from two writes is not trusted. */
+  readonly writeId: string;
   readonly files: StoredEntry[];
 }
 
@@ -62,10 +64,12 @@ class GramsFile {
     this.#bytes = bytes;
   }
 
-  static open(file: string, bytes: number): GramsFile | undefined {
+  static open(file: string, bytes: number, writeId: string): GramsFile | undefined {
     try {
       const fd = fsSync.openSync(file, "r");
-      if (fsSync.fstatSync(fd).size === bytes) return new GramsFile(fd, bytes);
+      const expected = Buffer.from(writeId);
+      const head = Buffer.alloc(expected.length);
+      if (fsSync.fstatSync(fd).size === bytes && fsSync.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(expected)) return new GramsFile(fd, bytes);
       fsSync.closeSync(fd);
     } catch {
       // no filters
@@ -137,13 +141,15 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
     if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files) || !Array.isArray(contents.secretFiles)) return empty;
-    symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes);
+    if (typeof contents.writeId !== "string" || !/^[0-9a-f-]{36}$/.test(contents.writeId)) return empty;
+    symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes, contents.writeId);
     if (!symbols) return empty;
-    grams = GramsFile.open(gramsFileOf(file), contents.gramsBytes);
+    grams = GramsFile.open(gramsFileOf(file), contents.gramsBytes, contents.writeId);
     const pieces = symbols;
     const records = new Map<string, FileRecord>();
-    let offset = 0;
-    let gramsOffset = 0;
+    // Both other files start with the write's id (the symbols file as its first line).
+    let offset = contents.writeId.length + 1;
+    let gramsOffset = contents.writeId.length;
     for (const stored of contents.files) {
       const { symbolsLength: length, gramsLength } = stored;
       if (!Number.isSafeInteger(length) || length < 0 || !Number.isSafeInteger(gramsLength) || gramsLength < 0) throw new Error("bad cache entry");
@@ -152,7 +158,7 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
       offset += length + 1;
       gramsOffset += gramsLength;
     }
-    if (offset !== contents.symbolsBytes || gramsOffset !== contents.gramsBytes) throw new Error("the cache files do not match their metadata");
+    if (offset !== contents.symbolsBytes || (grams && gramsOffset !== contents.gramsBytes)) throw new Error("the cache files do not match their metadata");
     const filters = grams;
     return {
       records,
@@ -180,10 +186,12 @@ export async function writeIndexCache(file: string, maxFileBytes: number, secret
   const gramsFile = gramsFileOf(file);
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
+    const writeId = randomUUID();
     const lengths = new Float64Array(list.length);
-    const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, list, lengths);
+    const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, writeId, list, lengths);
     const gramsLengths = new Float64Array(list.length);
     const gramsBytes = await writeChunks(gramsFile + suffix, (function* () {
+      yield writeId;
       for (let index = 0; index < list.length; index++) {
         const grams = list[index]!.grams ?? NO_GRAMS;
         gramsLengths[index] = grams.byteLength;
@@ -191,7 +199,7 @@ export async function writeIndexCache(file: string, maxFileBytes: number, secret
       }
     })());
     // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
-    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, gramsBytes };
+    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, gramsBytes, writeId };
     await writeChunks(file + suffix, (function* () {
       yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
       for (let index = 0; index < list.length; index++) {
@@ -210,10 +218,11 @@ export async function writeIndexCache(file: string, maxFileBytes: number, secret
   }
 }
 
-// Streams one line of symbols JSON per record, so the whole file is never held in memory;
+// Streams the write's id, then one line of symbols JSON per record, so the whole file is never held in memory;
 // each line's length (its line feed left out) goes to `lengths`.
-function writeSymbolLines(target: string, records: readonly FileRecord[], lengths: Float64Array): Promise<number> {
+function writeSymbolLines(target: string, writeId: string, records: readonly FileRecord[], lengths: Float64Array): Promise<number> {
   return writeChunks(target, (function* () {
+    yield `${writeId}\n`;
     for (let index = 0; index < records.length; index++) {
       const bytes = symbolsBytes(records[index]!);
       lengths[index] = bytes.byteLength;

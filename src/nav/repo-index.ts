@@ -115,15 +115,20 @@ export class RepositoryIndex {
 
   /**
    * A test that is false only for a file the index knows cannot hold text with all
-   * these trigrams: its record (in memory, or in the disk cache) has the file's size
-   * and mtime, and says it is binary or has a trigram filter without one of them.
-   * A first search reads only the files it passes.
+   * these trigrams: its record (in memory, or in the disk cache) has the file's size,
+   * mtime and ctime (which no copy can set back, so a file rewritten with its old size
+   * and mtime is read), and says it is binary or has a trigram filter without one of
+   * them. `undefined` once the repository has been walked: the walk's sizes and times
+   * are then those of an earlier moment, and a file edited since would be ruled out by
+   * its old filter. A first search walks and reads only the files the test passes.
    */
-  async trigramTest(trigrams: Uint32Array): Promise<(file: SearchFile) => boolean> {
+  async trigramTest(trigrams: Uint32Array): Promise<((file: SearchFile) => boolean) | undefined> {
+    if (this.#walk) return undefined;
     const cache = await this.#loadCache();
     return (file) => {
       const record = this.#records.get(file.path) ?? cache.get(file.path);
-      if (!record || record.size !== file.size || record.mtimeMs !== file.mtimeMs) return true;
+      const walked = file as SearchFile & { readonly ctimeMs?: number };
+      if (!record || record.size !== file.size || record.mtimeMs !== file.mtimeMs || record.ctimeMs !== walked.ctimeMs) return true;
       // A binary file is never searched (the search sees it too, after reading it).
       if (record.binary) return false;
       const grams = record.grams;
@@ -286,7 +291,7 @@ export class RepositoryIndex {
     try {
       const stat = fs.statSync(this.absolute(relative));
       if (stat.size === known.size && stat.mtimeMs === known.mtimeMs) return known;
-      return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs };
+      return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
     } catch {
       return known;
     }

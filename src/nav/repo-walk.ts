@@ -14,6 +14,8 @@ export interface WalkedFile {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Changes with every write to the file, and cannot be set back (unlike mtime). */
+  readonly ctimeMs: number;
 }
 
 /** Everything {@link walkRepository} found. */
@@ -76,12 +78,12 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
         continue;
       }
       const stat = safeStat(target);
-      if (stat?.isFile()) files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs });
+      if (stat?.isFile()) files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
       continue;
     }
     if (!entry.isFile()) continue;
     const stat = safeStat(childAbsolute);
-    if (stat) files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs });
+    if (stat) files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
   }
 }
 

@@ -108,8 +108,11 @@ export class SymbolFile extends SymbolPieces {
     this.#whole = undefined;
   }
 
-  /** Opens the file if it holds exactly `bytes` bytes (else it belongs to another write of the cache): `undefined` otherwise. */
-  static open(file: string, bytes: number): SymbolFile | undefined {
+  /**
+   * Opens the file if it holds exactly `bytes` bytes and starts with the line `firstLine`
+   * (the id of the cache write its metadata belongs to): `undefined` otherwise.
+   */
+  static open(file: string, bytes: number, firstLine: string): SymbolFile | undefined {
     let fd: number;
     try {
       fd = fs.openSync(file, "r");
@@ -117,7 +120,9 @@ export class SymbolFile extends SymbolPieces {
       return undefined;
     }
     try {
-      if (fs.fstatSync(fd).size === bytes) return new SymbolFile(fd, bytes);
+      const expected = Buffer.from(`${firstLine}\n`);
+      const head = Buffer.alloc(expected.length);
+      if (fs.fstatSync(fd).size === bytes && fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(expected)) return new SymbolFile(fd, bytes);
     } catch {
       // treated as a mismatch
     }

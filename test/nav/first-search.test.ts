@@ -150,16 +150,97 @@ describe("a first literal search with the index's trigram filters (a disk cache)
     }
   });
 
+  test("a file edited after the index read it, in the same process, is read again", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-edited-"));
+    try {
+      for (let index = 0; index < 20; index++) await fs.writeFile(path.join(dir, `m${index}.py`), `def f${index}():\n    return ${index}\n`);
+      const nav = await createNavTools(dir, { cacheDir: false, searchTimeoutMs: 10_000 });
+      try {
+        // Every file is analysed (and filtered) now; the edit comes after.
+        await nav.info();
+        await fs.appendFile(path.join(dir, "m7.py"), "# quokkazebra\n");
+        expect(await nav.search("quokkazebra")).toMatchObject({ matches: [{ path: "m7.py", line: 3 }] });
+      } finally {
+        await nav.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a file rewritten with its old size and mtime is read again (its ctime moved)", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-same-size-"));
+    const dirCache = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-same-size-cache-"));
+    try {
+      // A whole second, which utimes sets back exactly (as `cp -p`, `tar x` or `rsync -t` do).
+      const second = 1_700_000_000;
+      for (let index = 0; index < 20; index++) {
+        await fs.writeFile(path.join(dir, `m${index}.py`), `def f${index}():\n    return "alpha"\n`);
+        await fs.utimes(path.join(dir, `m${index}.py`), second, second);
+      }
+      const build = await createNavTools(dir, { cacheDir: dirCache });
+      await build.info();
+      await build.close();
+      const target = path.join(dir, "m3.py");
+      await fs.writeFile(target, (await fs.readFile(target, "utf8")).replace("alpha", "zebra"));
+      await fs.utimes(target, second, second);
+      expect((await fs.stat(target)).mtimeMs).toBe(second * 1000);
+      const nav = await createNavTools(dir, { cacheDir: dirCache, searchTimeoutMs: 10_000 });
+      try {
+        expect(await nav.search('"zebra"', { caseSensitive: true })).toMatchObject({ matches: [{ path: "m3.py" }] });
+      } finally {
+        await nav.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+      await fs.rm(dirCache, { recursive: true, force: true });
+    }
+  });
+
+  test("cache files from two different writes are not taken for one cache", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-mixed-"));
+    const dirCache = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-first-search-mixed-cache-"));
+    try {
+      // Files of equal sizes, so both writes' files have the same lengths; only their contents differ.
+      for (let index = 0; index < 20; index++) await fs.writeFile(path.join(dir, `m${index}.py`), `x${index % 10} = "alpha"\n`);
+      const first = await createNavTools(dir, { cacheDir: dirCache });
+      await first.info();
+      await first.close();
+      const sideFiles = (await fs.readdir(dirCache)).filter((name) => !name.endsWith(".json"));
+      const older = await Promise.all(sideFiles.map((name) => fs.readFile(path.join(dirCache, name))));
+      await fs.writeFile(path.join(dir, "m4.py"), `x4 = "zebra"\n`);
+      const second = await createNavTools(dir, { cacheDir: dirCache });
+      await second.info();
+      await second.close();
+      // The second write's metadata (which matches the files) beside the first write's symbols and filters.
+      await Promise.all(sideFiles.map((name, index) => fs.writeFile(path.join(dirCache, name), older[index]!)));
+      const nav = await createNavTools(dir, { cacheDir: dirCache, searchTimeoutMs: 10_000 });
+      try {
+        expect(await nav.search("zebra")).toMatchObject({ matches: [{ path: "m4.py" }] });
+        await nav.info();
+        expect(nav.stats()).toMatchObject({ fromCache: 0 });
+      } finally {
+        await nav.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+      await fs.rm(dirCache, { recursive: true, force: true });
+    }
+  });
+
   test("the filters rule out the files without the literal", async () => {
     const real = await fs.realpath(root);
     const index = new RepositoryIndex(real, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(real) });
     try {
-      const holds = await index.trigramTest(literalTrigrams("class Shape", true)!);
+      const holds = (await index.trigramTest(literalTrigrams("class Shape", true)!))!;
+      expect(holds).toBeTypeOf("function");
       const files = index.files().filter((file) => !file.path.endsWith(".bin"));
       const kept = files.filter(holds).map((file) => file.path);
       expect(kept).toContain("cpp/shape.cpp");
       // Of a dozen source files, only those that hold the trigrams of "class Shape" are read.
       expect(kept.length).toBeLessThan(files.length / 2);
+      // Walked now: the walk's times are those of this moment, not of the next search's.
+      expect(await index.trigramTest(literalTrigrams("class Shape", true)!)).toBeUndefined();
     } finally {
       await index.close();
     }

@@ -16,7 +16,7 @@ afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-const stored = (index: number) => ({ path: `f${String(index).padStart(3, "0")}.py`, size: index, mtimeMs: 1, language: "python", binary: false, large: false, lines: 1, symbolCount: 1 });
+const stored = (index: number) => ({ path: `f${String(index).padStart(3, "0")}.py`, size: index, mtimeMs: 1, ctimeMs: 1, language: "python", binary: false, large: false, lines: 1, symbolCount: 1 });
 
 test("symbols read while the cache is written do not change what is written", async () => {
   // 200 pieces of about 40 KB in a spill: the 8 MB written cross the writer's 4 MiB chunks mid-piece.

@@ -58,20 +58,22 @@ describe("SymbolSpill", () => {
 });
 
 describe("SymbolFile", () => {
-  test("reads pieces by position, then the whole file once many are asked for, and refuses a file of another size", async () => {
+  test("reads pieces by position, then the whole file once many are asked for, and refuses a file of another size or write", async () => {
     const file = path.join(directory, "cache.symbols");
     const lengths = Array.from({ length: 400 }, (_, index) => (index * 37) % 300);
     const pieces = lengths.map((length, index) => piece(index, length));
     const places: { offset: number; length: number }[] = [];
-    let offset = 0;
+    const id = "write-1";
+    let offset = id.length + 1;
     for (const bytes of pieces) {
       places.push({ offset, length: bytes.length });
       offset += bytes.length + 1;
     }
-    await fs.writeFile(file, Buffer.concat(pieces.flatMap((bytes) => [Buffer.from(bytes), Buffer.from("\n")])));
-    expect(SymbolFile.open(file, offset + 1)).toBeUndefined();
-    expect(SymbolFile.open(path.join(directory, "missing.symbols"), 0)).toBeUndefined();
-    const symbols = SymbolFile.open(file, offset)!;
+    await fs.writeFile(file, Buffer.concat([Buffer.from(`${id}\n`), ...pieces.flatMap((bytes) => [Buffer.from(bytes), Buffer.from("\n")])]));
+    expect(SymbolFile.open(file, offset + 1, id)).toBeUndefined();
+    expect(SymbolFile.open(file, offset, "write-2")).toBeUndefined();
+    expect(SymbolFile.open(path.join(directory, "missing.symbols"), 0, id)).toBeUndefined();
+    const symbols = SymbolFile.open(file, offset, id)!;
     try {
       // More reads than are made one by one: the later ones come from the whole file.
       for (let round = 0; round < 2; round++) {

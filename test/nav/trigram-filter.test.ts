@@ -8,10 +8,11 @@ const text = fc.string({ unit: fc.constantFrom(..."abcXYZ_.( )\n\tσΣé", "日"
 describe("the trigram filter of a file", () => {
   test("never rules out a file that holds the literal, with or without case", () => {
     fc.assert(
-      fc.property(text, fc.nat(), fc.integer({ min: 3, max: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), (content, start, length, flips) => {
+      // Padding before the text gives filters of every size, from the smallest to the largest.
+      fc.property(text, fc.nat(), fc.integer({ min: 3, max: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), fc.constantFrom(0, 3_000, 40_000, 200_000), (content, start, length, flips, padding) => {
         const from = content.length === 0 ? 0 : start % content.length;
         const literal = content.slice(from, from + length);
-        const filter = trigramFilter(Buffer.from(content, "utf8"));
+        const filter = trigramFilter(Buffer.from("0123456789".repeat(padding / 10) + content, "utf8"));
         const exact = literalTrigrams(literal, true);
         if (exact) expect(mayHold(filter, exact)).toBe(true);
         // The same literal with its ASCII letters' case flipped, searched without case.
