@@ -9,7 +9,7 @@ import { comparePaths } from "./repo-walk.ts";
 import { SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 7;
+export const INDEX_CACHE_VERSION = 8;
 
 // The cache is three files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count, and the lengths of its symbols and trigram filter):
