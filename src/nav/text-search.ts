@@ -167,8 +167,12 @@ export class TextSearchEngine {
   #searchesHere(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean): boolean {
     if (request.regex || this.#workersLoaded) return false;
     let bytes = 0;
-    for (const file of files) if (file.size <= request.maxFileBytes && (!mayHold || mayHold(file))) bytes += file.size;
-    return bytes <= THIS_THREAD_MAX_BYTES;
+    for (const file of files) {
+      if (file.size <= request.maxFileBytes && (!mayHold || mayHold(file))) bytes += file.size;
+      // Stops asking `mayHold` (which may stat a file) once the answer is known.
+      if (bytes > THIS_THREAD_MAX_BYTES) return false;
+    }
+    return true;
   }
 
   async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean): Promise<TextSearchResult> {
