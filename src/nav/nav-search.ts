@@ -65,20 +65,31 @@ export async function navSearch(context: NavContext, query: string, options: Nav
  */
 export async function searchWhileWalking(context: NavContext, request: TextSearchRequest): Promise<TextSearchResult> {
   const early = await context.index.cachedSearchFiles();
-  // A literal's trigrams, against the index's filters: files that cannot hold it are not read.
-  const trigrams = request.regex ? undefined : literalTrigrams(request.query, request.caseSensitive);
+  // The trigrams of a literal, or of a pattern's required literal, against the index's filters:
+  // files that cannot hold it are not read. Once the workers hold every text, nothing is read anyway.
+  const trigrams = context.engine.holdsTexts ? undefined : searchTrigrams(request);
   const holds = trigrams ? await context.index.trigramTest(trigrams) : undefined;
+  // A search on the workers is given only the files that may hold the literal.
+  const onWorkers = (files: readonly SearchFile[]) => (holds ? files.filter(holds) : files);
   if (early && context.engine.runsOnWorkers(early, request, holds)) {
-    const pending = context.engine.search(early, request);
+    const pending = context.engine.search(onWorkers(early), request);
     // The search reaches the workers before the walk holds this thread.
     await new Promise((resolve) => setImmediate(resolve));
     const files = context.searchFiles();
     const result = await pending;
-    return sameFiles(early, files) ? result : context.engine.search(files, request);
+    return sameFiles(early, files) ? result : context.engine.search(onWorkers(files), request);
   }
   // The workers (when the search surely runs on them) start while this thread walks the repository.
   context.engine.warm(request);
-  return context.engine.search(context.searchFiles(), request, holds);
+  const files = context.searchFiles();
+  return context.engine.runsOnWorkers(files, request, holds) ? context.engine.search(onWorkers(files), request) : context.engine.search(files, request, holds);
+}
+
+// The trigrams every matching line holds: a literal's, or the required literal of a pattern.
+function searchTrigrams(request: TextSearchRequest): Uint32Array | undefined {
+  if (!request.regex) return literalTrigrams(request.query, request.caseSensitive);
+  const pattern = lineRegex(request.query, request.caseSensitive);
+  return "error" in pattern || !pattern.literal ? undefined : literalTrigrams(pattern.literal, request.caseSensitive);
 }
 
 function sameFiles(a: readonly SearchFile[], b: readonly SearchFile[]): boolean {

@@ -128,6 +128,11 @@ export class TextSearchEngine {
     );
   }
 
+  /** True once the workers hold the files' texts: a search then reads nothing it has not read before. */
+  get holdsTexts(): boolean {
+    return this.#workersLoaded;
+  }
+
   /** True when a search of these files would run on the workers (not on this thread). */
   runsOnWorkers(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean): boolean {
     return !this.#searchesHere(files, request, mayHold);

@@ -125,6 +125,10 @@ describe("a first literal search with the index's trigram filters (a disk cache)
     ["σ", { caseSensitive: false }],
     ["def ", { limit: 100_000, glob: "*.py" }],
     ["no such text anywhere", {}],
+    // Regular expressions: the filters take their required literal.
+    [String.raw`retry\w*`, { regex: true, limit: 1000 }],
+    [String.raw`class\s+Shape`, { regex: true, caseSensitive: true }],
+    [String.raw`RETR[Y]`, { regex: true, caseSensitive: false, limit: 1000 }],
   ])("finds what the workers find: %j %j", async ([query, options]) => {
     const first = await createNavTools(root, { cacheDir, searchTimeoutMs: 10_000 });
     try {
