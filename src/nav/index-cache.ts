@@ -65,15 +65,20 @@ class GramsFile {
   }
 
   static open(file: string, bytes: number, writeId: string): GramsFile | undefined {
+    let fd: number;
     try {
-      const fd = fsSync.openSync(file, "r");
+      fd = fsSync.openSync(file, "r");
+    } catch {
+      return undefined;
+    }
+    try {
       const expected = Buffer.from(writeId);
       const head = Buffer.alloc(expected.length);
       if (fsSync.fstatSync(fd).size === bytes && fsSync.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(expected)) return new GramsFile(fd, bytes);
-      fsSync.closeSync(fd);
     } catch {
       // no filters
     }
+    fsSync.closeSync(fd);
     return undefined;
   }
 

@@ -69,20 +69,17 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   // files that cannot hold it are not read. Once the workers hold every text, nothing is read anyway.
   const trigrams = context.engine.holdsTexts ? undefined : searchTrigrams(request);
   const holds = trigrams ? await context.index.trigramTest(trigrams) : undefined;
-  // A search on the workers is given only the files that may hold the literal.
-  const onWorkers = (files: readonly SearchFile[]) => (holds ? files.filter(holds) : files);
   if (early && context.engine.runsOnWorkers(early, request, holds)) {
-    const pending = context.engine.search(onWorkers(early), request);
+    const pending = context.engine.search(early, request, holds);
     // The search reaches the workers before the walk holds this thread.
     await new Promise((resolve) => setImmediate(resolve));
     const files = context.searchFiles();
     const result = await pending;
-    return sameFiles(early, files) ? result : context.engine.search(onWorkers(files), request);
+    return sameFiles(early, files) ? result : context.engine.search(files, request, holds);
   }
   // The workers (when the search surely runs on them) start while this thread walks the repository.
   context.engine.warm(request);
-  const files = context.searchFiles();
-  return context.engine.runsOnWorkers(files, request, holds) ? context.engine.search(onWorkers(files), request) : context.engine.search(files, request, holds);
+  return context.engine.search(context.searchFiles(), request, holds);
 }
 
 // The trigrams every matching line holds: a literal's, or the required literal of a pattern.
@@ -92,12 +89,13 @@ function searchTrigrams(request: TextSearchRequest): Uint32Array | undefined {
   return "error" in pattern || !pattern.literal ? undefined : literalTrigrams(pattern.literal, request.caseSensitive);
 }
 
+// The same paths, sizes, mtimes and ctimes (a cached list was ruled out by filters trusted for those).
 function sameFiles(a: readonly SearchFile[], b: readonly SearchFile[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) {
-    const x = a[index]!;
-    const y = b[index]!;
-    if (x.path !== y.path || x.size !== y.size || x.mtimeMs !== y.mtimeMs) return false;
+    const x = a[index]! as SearchFile & { readonly ctimeMs?: number };
+    const y = b[index]! as SearchFile & { readonly ctimeMs?: number };
+    if (x.path !== y.path || x.size !== y.size || x.mtimeMs !== y.mtimeMs || x.ctimeMs !== y.ctimeMs) return false;
   }
   return true;
 }

@@ -9,6 +9,15 @@ import { SymbolSpill } from "./symbol-store.ts";
 import { mayHold } from "./trigram-filter.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 
+/**
+ * True when a record describes the file as walked: same size, mtime and ctime. The ctime
+ * changes with every write and cannot be set back, so a file rewritten with its old size
+ * and mtime (`cp -p`, `rsync -t`) is analysed again.
+ */
+function sameVersion(record: { size: number; mtimeMs: number; ctimeMs?: number }, file: { size: number; mtimeMs: number; ctimeMs?: number }): boolean {
+  return record.size === file.size && record.mtimeMs === file.mtimeMs && record.ctimeMs === file.ctimeMs;
+}
+
 // A path with an empty, `.` or `..` segment, a leading `/`, a backslash or a NUL.
 const UNSAFE_PATH = /(?:^|\/)\.{0,2}(?:\/|$)|\\|\0/;
 
@@ -128,17 +137,15 @@ export class RepositoryIndex {
     const cache = await this.#loadCache();
     // One verdict per file object: a search asks twice (to choose where it runs, then as it reads).
     const verdicts = new WeakMap<SearchFile, boolean>();
-    const sameTimes = (record: FileRecord, file: { size: number; mtimeMs: number; ctimeMs?: number }) =>
-      record.size === file.size && record.mtimeMs === file.mtimeMs && record.ctimeMs === file.ctimeMs;
     const test = (file: SearchFile): boolean => {
       const record = this.#records.get(file.path) ?? cache.get(file.path);
-      if (!record || !sameTimes(record, file)) return true;
+      if (!record || !sameVersion(record, file)) return true;
       // A binary file is never searched (the search sees it too, after reading it).
       if (!record.binary && (record.grams === undefined || mayHold(record.grams, trigrams))) return true;
       if (!walkedBefore) return false;
       try {
         const now = fs.statSync(this.absolute(file.path), { throwIfNoEntry: false });
-        return now === undefined || !sameTimes(record, now);
+        return now === undefined || !sameVersion(record, now);
       } catch {
         return true;
       }
@@ -186,12 +193,12 @@ export class RepositoryIndex {
         const file = files[position];
         // Fast path without a promise per file: already in memory, or unchanged in the disk cache.
         const known = this.#records.get(file.path);
-        if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) {
+        if (known && sameVersion(known, file)) {
           results[position] = known;
           continue;
         }
         const cached = cache.get(file.path);
-        if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
+        if (cached && sameVersion(cached, file)) {
           this.#records.set(file.path, cached);
           this.#fromCache++;
           results[position] = cached;
@@ -218,7 +225,7 @@ export class RepositoryIndex {
   knownRecord(relative: string): FileRecord | undefined {
     const file = this.#walk?.files.get(relative);
     const known = file && this.#records.get(relative);
-    return known && known.size === file.size && known.mtimeMs === file.mtimeMs ? known : undefined;
+    return known && sameVersion(known, file) ? known : undefined;
   }
 
   /**
@@ -234,7 +241,7 @@ export class RepositoryIndex {
       const file = walk.files.get(relative);
       if (!file) continue;
       const known = this.#records.get(relative) ?? cache.get(relative);
-      if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs) missing.push(file);
+      if (!known || !sameVersion(known, file)) missing.push(file);
     }
     if (missing.length >= PARALLEL_FROM_FILES) await this.#analyzeMany(missing);
   }
@@ -304,7 +311,7 @@ export class RepositoryIndex {
   #restat(relative: string, known: WalkedFile): WalkedFile {
     try {
       const stat = fs.statSync(this.absolute(relative));
-      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs) return known;
+      if (sameVersion(known, stat)) return known;
       return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
     } catch {
       return known;
@@ -313,14 +320,14 @@ export class RepositoryIndex {
 
   async #analyze(file: WalkedFile): Promise<FileRecord> {
     const existing = this.#records.get(file.path);
-    if (existing && existing.size === file.size && existing.mtimeMs === file.mtimeMs) return existing;
-    const pendingKey = `${file.path}\0${file.size}\0${file.mtimeMs}`;
+    if (existing && sameVersion(existing, file)) return existing;
+    const pendingKey = `${file.path}\0${file.size}\0${file.mtimeMs}\0${file.ctimeMs}`;
     let pending = this.#pending.get(pendingKey);
     if (!pending) {
       pending = (async () => {
         const cached = (await this.#loadCache()).get(file.path);
         let record: FileRecord;
-        if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) {
+        if (cached && sameVersion(cached, file)) {
           record = cached;
           this.#fromCache++;
         } else {

@@ -33,6 +33,7 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
     if (request.share) {
       share = request.share;
       base = request.base ?? 0;
+      forgetOthers(share.paths);
     }
     const result = request.names ? { hits: searchNames(request, request.names) } : search(request);
     parentPort?.postMessage({ id: request.id, ...result }, "meta" in result ? [result.meta.buffer as ArrayBuffer] : []);
@@ -42,6 +43,18 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
 });
 
 const beat = () => void Atomics.add(heartbeat, 0, 1);
+
+// Drops the texts of files that are no longer this worker's (the files were shared out anew:
+// a first search's share of the files that may match, then every file), so no text is kept twice.
+function forgetOthers(paths: readonly string[]): void {
+  if (texts.size === 0) return;
+  const mine = new Set(paths);
+  for (const [path, entry] of texts) {
+    if (mine.has(path)) continue;
+    cachedChars -= entry.text?.length ?? 0;
+    texts.delete(path);
+  }
+}
 
 function search(request: WorkerSearchRequest): WorkerMatches {
   const sink = new MatchSink(beat);

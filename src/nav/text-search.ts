@@ -102,13 +102,17 @@ export class TextSearchEngine {
    * (see `literalSearchHere`) when the files it must read are few enough, and
    * the workers then read their files in the background. `mayHold`, when given,
    * is false for files that cannot hold the literal (the index's trigram
-   * filters): such a search reads only the others.
+   * filters): until the workers hold every text, a search reads only the others
+   * (and the workers then read every file in the background).
    */
   search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean): Promise<TextSearchResult> {
     return this.#enqueue(async () => {
-      if (!this.#searchesHere(files, request, mayHold)) return this.#runSearch(files, request);
       const generation = this.#generation;
-      const result = await this.#searchHere(files, request, mayHold);
+      let result: TextSearchResult;
+      if (this.#searchesHere(files, request, mayHold)) result = await this.#searchHere(files, request, mayHold);
+      else if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request);
+      // On workers that hold no text yet: only the files that may hold the literal, and every file after.
+      else result = await this.#runSearch(files.filter(mayHold), request, false);
       // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
       if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }) : Promise.resolve()), true);
       return result;
@@ -209,12 +213,13 @@ export class TextSearchEngine {
     }
   }
 
-  #runSearch(files: readonly SearchFile[], request: TextSearchRequest): Promise<TextSearchResult> {
+  // `whole`: the files are every file, so the workers hold all their texts after it.
+  #runSearch(files: readonly SearchFile[], request: TextSearchRequest, whole = true): Promise<TextSearchResult> {
     return this.#withPattern(request, async (pattern, linear, deadline) => {
       const replies = await this.#sendShares(files, { ...request, pattern, linear }, deadline, pattern !== undefined && !linear);
       const failed = replies.find((reply) => reply.error !== undefined);
       if (failed) return { error: failed.error! };
-      this.#workersLoaded = true;
+      if (whole) this.#workersLoaded = true;
       return mergeMatches(files, replies as (Reply & WorkerMatches)[], request.limit);
     });
   }

@@ -138,6 +138,19 @@ describe("a first literal search with the index's trigram filters (a disk cache)
     }
   });
 
+  test("after a first search on the workers that read only some files, later searches find every file's lines", async () => {
+    const nav = await createNavTools(root, { cacheDir, searchTimeoutMs: 10_000 });
+    try {
+      // Runs on the workers with the files that may hold "class Shape" only.
+      expect(await nav.search(String.raw`class\s+Shape`, { regex: true, caseSensitive: true })).toMatchObject({ matches: [{ path: "cpp/shape.cpp" }] });
+      for (const [query, options] of [["retry", { limit: 1000 }], [String.raw`def\s+\w+`, { regex: true, limit: 1000 }]] as const) {
+        expect(await nav.search(query, options)).toEqual(await onWorkers.search(query, options));
+      }
+    } finally {
+      await nav.close();
+    }
+  });
+
   test("reads a file changed since its filter was made", async () => {
     const changed = path.join(root, "lib", "util.js");
     const before = await fs.readFile(changed);
@@ -189,6 +202,17 @@ describe("a first literal search with the index's trigram filters (a disk cache)
       await fs.writeFile(target, (await fs.readFile(target, "utf8")).replace("alpha", "zebra"));
       await fs.utimes(target, second, second);
       expect((await fs.stat(target)).mtimeMs).toBe(second * 1000);
+      // Two first searches of new processes, each before any tool updated the cache: a regular
+      // expression (it starts on the workers with the cache's file list, before the walk), and a literal.
+      const early = await createNavTools(dir, { cacheDir: dirCache, searchTimeoutMs: 10_000 });
+      try {
+        expect(await early.search('ret.*"zebra"', { regex: true, caseSensitive: true })).toMatchObject({ matches: [{ path: "m3.py" }] });
+      } finally {
+        await fs.cp(path.join(dirCache), `${dirCache}-before`, { recursive: true });
+        await early.close();
+      }
+      await fs.rm(dirCache, { recursive: true });
+      await fs.rename(`${dirCache}-before`, dirCache);
       const nav = await createNavTools(dir, { cacheDir: dirCache, searchTimeoutMs: 10_000 });
       try {
         expect(await nav.search('"zebra"', { caseSensitive: true })).toMatchObject({ matches: [{ path: "m3.py" }] });
@@ -198,6 +222,7 @@ describe("a first literal search with the index's trigram filters (a disk cache)
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
       await fs.rm(dirCache, { recursive: true, force: true });
+      await fs.rm(`${dirCache}-before`, { recursive: true, force: true });
     }
   });
 
