@@ -55,13 +55,13 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 }
 
 /**
- * Runs a text search over the repository's files. A literal's trigrams are tested
- * against the index's filters, so a first search reads only the files that may hold
- * it (and runs on this thread when they are few). Before the first walk, a search
+ * Runs a text search over the repository's files. The trigrams of a literal (or of a
+ * pattern's required literal) are tested against the index's filters, so a first
+ * search reads only the files that may hold it (on this thread when they are few). Before the first walk, a search
  * that runs on the workers starts on the disk cache's file list while this thread
- * walks; what it found stands when the walk lists the same files with the same sizes
- * and mtimes, and the search runs again over the walked files otherwise (the workers
- * then read only what changed).
+ * walks; what it found stands when the walk lists the same files with the same sizes,
+ * mtimes and ctimes, and the search runs again over the walked files otherwise (the
+ * workers then read only what changed).
  */
 export async function searchWhileWalking(context: NavContext, request: TextSearchRequest): Promise<TextSearchResult> {
   const early = await context.index.cachedSearchFiles();
