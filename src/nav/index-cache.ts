@@ -6,7 +6,7 @@ import fsSync from "node:fs";
 import { metadata, symbolsBytes, withLazySymbols, type StoredRecord } from "./cached-record.ts";
 import type { FileRecord } from "./file-analysis.ts";
 import { comparePaths } from "./repo-walk.ts";
-import { SymbolFile } from "./symbol-store.ts";
+import { openCacheFile, readFully, SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
 export const INDEX_CACHE_VERSION = 8;
@@ -65,21 +65,8 @@ class GramsFile {
   }
 
   static open(file: string, bytes: number, writeId: string): GramsFile | undefined {
-    let fd: number;
-    try {
-      fd = fsSync.openSync(file, "r");
-    } catch {
-      return undefined;
-    }
-    try {
-      const expected = Buffer.from(writeId);
-      const head = Buffer.alloc(expected.length);
-      if (fsSync.fstatSync(fd).size === bytes && fsSync.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(expected)) return new GramsFile(fd, bytes);
-    } catch {
-      // no filters
-    }
-    fsSync.closeSync(fd);
-    return undefined;
+    const fd = openCacheFile(file, bytes, writeId);
+    return fd === undefined ? undefined : new GramsFile(fd, bytes);
   }
 
   piece(offset: number, length: number): Uint8Array | undefined {
@@ -87,11 +74,7 @@ class GramsFile {
       this.#data = null;
       try {
         const data = Buffer.allocUnsafe(this.#bytes);
-        for (let done = 0; done < this.#bytes; ) {
-          const read = fsSync.readSync(this.#fd!, data, done, this.#bytes - done, done);
-          if (read === 0) throw new Error("cut short");
-          done += read;
-        }
+        readFully(this.#fd!, data, 0, this.#bytes, 0);
         this.#data = data;
       } catch {
         // no filters

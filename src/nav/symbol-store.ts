@@ -47,11 +47,7 @@ export class SymbolPieces {
   /** Reads `length` bytes at `position` of the file into `target` at `offset`. */
   protected readInto(target: Uint8Array, offset: number, length: number, position: number): void {
     if (this.#fd === undefined) throw new Error("the index's symbols are no longer available: the navigation tools were closed");
-    for (let done = 0; done < length; ) {
-      const read = fs.readSync(this.#fd, target, offset + done, length - done, position + done);
-      if (read === 0) throw new DamagedCacheError();
-      done += read;
-    }
+    readFully(this.#fd, target, offset, length, position);
   }
 
   /** Closes the file (and removes it, for a spill); pieces can no longer be read. */
@@ -113,21 +109,40 @@ export class SymbolFile extends SymbolPieces {
    * (the id of the cache write its metadata belongs to): `undefined` otherwise.
    */
   static open(file: string, bytes: number, firstLine: string): SymbolFile | undefined {
-    let fd: number;
-    try {
-      fd = fs.openSync(file, "r");
-    } catch {
-      return undefined;
-    }
-    try {
-      const expected = Buffer.from(`${firstLine}\n`);
-      const head = Buffer.alloc(expected.length);
-      if (fs.fstatSync(fd).size === bytes && fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(expected)) return new SymbolFile(fd, bytes);
-    } catch {
-      // treated as a mismatch
-    }
-    fs.closeSync(fd);
+    const fd = openCacheFile(file, bytes, `${firstLine}\n`);
+    return fd === undefined ? undefined : new SymbolFile(fd, bytes);
+  }
+}
+
+/**
+ * Opens a file of the index's disk cache for reading if it holds exactly `bytes`
+ * bytes and starts with `head` (the id of the write its metadata belongs to):
+ * its descriptor, or `undefined`, the file closed again.
+ */
+export function openCacheFile(file: string, bytes: number, head: string): number | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
     return undefined;
+  }
+  try {
+    const expected = Buffer.from(head);
+    const start = Buffer.alloc(expected.length);
+    if (fs.fstatSync(fd).size === bytes && fs.readSync(fd, start, 0, start.length, 0) === start.length && start.equals(expected)) return fd;
+  } catch {
+    // treated as a mismatch
+  }
+  fs.closeSync(fd);
+  return undefined;
+}
+
+/** Reads `length` bytes at `position` of an open file into `target` at `offset`; a shorter file is a {@link DamagedCacheError}. */
+export function readFully(fd: number, target: Uint8Array, offset: number, length: number, position: number): void {
+  for (let done = 0; done < length; ) {
+    const read = fs.readSync(fd, target, offset + done, length - done, position + done);
+    if (read === 0) throw new DamagedCacheError();
+    done += read;
   }
 }
 
