@@ -15,12 +15,13 @@ import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrit
 import { redactHostPaths } from "./redact.ts";
 import { semiSpaceMb } from "./nursery.ts";
 import { persistentBytes } from "./json-size.ts";
-import { applyExpose, applyStub, createLive, releaseLive, setGuestGlobal, type Live } from "./live-isolate.ts";
+import { answerWithin, applyExpose, applyStub, createLive, releaseLive, setGuestGlobal, type Live, type LostReason } from "./live-isolate.ts";
+import { watchBlock } from "./watchdog.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
 
 const MB = 1024 * 1024;
-/** How often the watchdog looks at a running block at most. */
-const WATCHDOG_TICK_MS = 100;
+/** How long the host waits for an idle isolate's heap statistics (or the memory check that follows a block) before writing it off as stuck. */
+const CHECK_WITHIN_MS = 5_000;
 
 interface BlockState {
   output: string;
@@ -28,8 +29,6 @@ interface BlockState {
   final?: { value: GuestValue };
   hostWaitMs: number;
 }
-
-type StopReason = "timeout" | "host-wait";
 
 /**
  * Creates a sandbox backed by one isolated-vm isolate and one context, kept across
@@ -54,16 +53,17 @@ export async function createIsolateSandbox(options: SandboxOptions = {}): Promis
   return new IsolateSandbox(options);
 }
 
-const catastropheListeners = new Set<() => void>();
+const lostListeners = new Set<(why: LostReason) => void>();
 
 /**
- * Calls `listener` whenever an isolate in this process suffers a catastrophic
- * out-of-memory error. isolated-vm then parks that isolate's thread for good: its
- * heap is never freed and the process can no longer exit by itself (not even with
- * `process.exit`), so a process that hosts isolates should be replaced soon after.
+ * Calls `listener` whenever an isolate in this process is written off with its
+ * thread possibly left behind: after a catastrophic out-of-memory error isolated-vm
+ * parks the thread for good (its heap is never freed and the process can no longer
+ * exit by itself, not even with `process.exit`); a stuck isolate's thread runs on
+ * until its built-in ends. A process that hosts isolates should be replaced soon after.
  */
-export function onIsolateCatastrophe(listener: () => void): void {
-  catastropheListeners.add(listener);
+export function onIsolateLost(listener: (why: LostReason) => void): void {
+  lostListeners.add(listener);
 }
 
 /** The in-process backend: each sandbox is an isolate in this process (see {@link createIsolateSandbox}). */
@@ -125,7 +125,7 @@ class IsolateSandbox implements Sandbox {
       failure = error;
     }
     const live = this.#live;
-    const stats = live && !live.isolate.isDisposed && !live.catastrophic ? await live.isolate.getHeapStatistics().catch(() => undefined) : undefined;
+    const stats = live && !live.isolate.isDisposed && !live.lost ? await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined) : undefined;
     if (stats && stats.used_heap_size <= stats.heap_size_limit) {
       if (failure) throw failure;
       return;
@@ -146,7 +146,7 @@ class IsolateSandbox implements Sandbox {
       await setGuestGlobal(live, name, value);
     } catch (error) {
       // Over the memory limit while copying the value in: a loss for the next block to report, not a read-only name.
-      if (!live.isolate.isDisposed && !live.catastrophic) throw error;
+      if (!live.isolate.isDisposed && !live.lost) throw error;
       this.#lostBetweenBlocks = true;
       await this.#renew();
     }
@@ -220,9 +220,13 @@ class IsolateSandbox implements Sandbox {
     const filename = `block-${++this.#blockCount}.js`;
     let script: ivm.Script;
     try {
-      script = await live.isolate.compileScript(program.code, { filename });
+      script = await answerWithin(live, live.isolate.compileScript(program.code, { filename }), this.#timeoutMs);
     } catch (error) {
-      if (live.isolate.isDisposed || live.catastrophic) {
+      if (live.lost === "stuck") {
+        await this.#renew();
+        return finish({ kind: "timeout", name: "TimeoutError", message: `the block did not compile within ${this.#timeoutMs} ms and was stopped` }, true);
+      }
+      if (live.isolate.isDisposed || live.lost) {
         await this.#renew();
         return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#memoryLimit()} MB while it was compiled and was stopped` }, true);
       }
@@ -233,7 +237,7 @@ class IsolateSandbox implements Sandbox {
 
     this.#block = block;
     if (live.inFlight > 0) live.waitingSince = started;
-    const watchdog = this.#watch(live, block, started);
+    const watchdog = watchBlock(live, { timeoutMs: this.#timeoutMs, maxHostWaitMs: this.#maxHostWaitMs }, block, started);
     let outcome: unknown;
     let failure: { error: unknown } | undefined;
     const runBlock = async (): Promise<unknown> => {
@@ -251,7 +255,7 @@ class IsolateSandbox implements Sandbox {
       return result;
     };
     try {
-      // A catastrophic error leaves the isolate's promises pending forever; stop waiting on them.
+      // A written-off isolate (a catastrophic error, or stuck after the watchdog's dispose) may never settle its promises; stop waiting on them.
       outcome = await Promise.race([runBlock(), live.broken]);
     } catch (error) {
       failure = { error };
@@ -263,9 +267,14 @@ class IsolateSandbox implements Sandbox {
 
     // A stopped or lost isolate is replaced; a catastrophic OOM counts as memory even when the watchdog fired too.
     const stopped = watchdog.reason();
-    if (live.catastrophic || stopped || live.isolate.isDisposed) {
+    const lost = live.lost;
+    if (lost || stopped || live.isolate.isDisposed) {
       await this.#renew();
-      if (stopped && !live.catastrophic) {
+      if (lost === "stuck") {
+        const message = `the block did not stop when its time limit of ${this.#timeoutMs} ms ran out and was abandoned: a built-in over millions of elements (fill, sort, join, a BigInt of millions of digits) cannot be interrupted; work on smaller pieces`;
+        return finish({ kind: "timeout", name: "TimeoutError", message }, true);
+      }
+      if (stopped && !lost) {
         const message =
           stopped === "timeout"
             ? `the block did not finish within ${this.#timeoutMs} ms and was stopped`
@@ -281,13 +290,13 @@ class IsolateSandbox implements Sandbox {
       return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
     }
     // What the block kept can be over the limit without V8 noticing yet; it would dispose the isolate later, between blocks.
-    const kept = await live.isolate.getHeapStatistics().catch(() => undefined);
+    const kept = await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
     if (kept && kept.externally_allocated_size > 0 && kept.used_heap_size + kept.externally_allocated_size > live.limitMb * MB) {
       // ArrayBuffers too: isolated-vm checks heap plus ArrayBuffers against the limit, after a full
       // collection, whenever something compiles. Let it decide now, not when the next block compiles.
-      await live.context.eval("0").catch(() => undefined);
+      await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
     }
-    if (live.isolate.isDisposed || (kept && kept.used_heap_size > kept.heap_size_limit)) {
+    if (live.isolate.isDisposed || live.lost || (kept && kept.used_heap_size > kept.heap_size_limit)) {
       await this.#renew();
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)` }, true);
     }
@@ -318,7 +327,7 @@ class IsolateSandbox implements Sandbox {
       return this.#alive();
     }
     const live = this.#alive();
-    if (!live.isolate.isDisposed && !live.catastrophic) return live;
+    if (!live.isolate.isDisposed && !live.lost) return live;
     this.#lostBetweenBlocks = true;
     await this.#renew();
     return this.#alive();
@@ -332,8 +341,8 @@ class IsolateSandbox implements Sandbox {
       output: (text) => this.#onOutput(text),
       final: (json) => this.#onFinal(json),
       callStart: (caller, name, args, id) => void this.#callAsync(caller, name, args, id),
-      catastrophe: () => {
-        for (const listener of catastropheListeners) listener();
+      lost: (why) => {
+        for (const listener of lostListeners) listener(why);
       },
     });
     this.#live = live;
@@ -362,33 +371,6 @@ class IsolateSandbox implements Sandbox {
     let bytes = 0;
     for (const { bytes: size } of this.#persistent.values()) bytes += size;
     return this.#memoryLimitMb + Math.ceil(bytes / MB);
-  }
-
-  /**
-   * Disposes the isolate once the block has used its time. Time spent waiting on
-   * async host functions does not count, unless the isolate is busy meanwhile (its
-   * CPU time is bounded too), and the total wait is capped by `maxHostWaitMs`.
-   */
-  #watch(live: Live, block: BlockState, started: number): { reason(): StopReason | undefined; stop(): void } {
-    let reason: StopReason | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const cpuAtStart = live.isolate.cpuTime;
-    const check = (): void => {
-      if (live.isolate.isDisposed) return;
-      const now = performance.now();
-      const waited = block.hostWaitMs + (live.inFlight > 0 ? now - live.waitingSince : 0);
-      const guestLeft = this.#timeoutMs - (now - started - waited);
-      const cpuLeft = this.#timeoutMs - Number(live.isolate.cpuTime - cpuAtStart) / 1e6;
-      const waitLeft = this.#maxHostWaitMs - waited;
-      if (guestLeft <= 0 || cpuLeft <= 0 || waitLeft <= 0) {
-        reason = waitLeft <= 0 && guestLeft > 0 && cpuLeft > 0 ? "host-wait" : "timeout";
-        live.isolate.dispose();
-        return;
-      }
-      timer = setTimeout(check, Math.max(1, Math.min(guestLeft, cpuLeft, waitLeft, WATCHDOG_TICK_MS)));
-    };
-    timer = setTimeout(check, Math.min(this.#timeoutMs, WATCHDOG_TICK_MS));
-    return { reason: () => reason, stop: () => clearTimeout(timer) };
   }
 
   #onOutput(text: unknown): boolean {

@@ -19,14 +19,27 @@ export interface Live {
   readonly queued: [id: number, json: string][];
   /** Settlements being delivered right now. */
   readonly settling: Set<Promise<unknown>>;
-  /** Rejects when V8 reports a catastrophic error (an out-of-memory it could not handle) in this isolate. */
+  /** Rejects when the isolate is written off (see {@link writeOff}). */
   readonly broken: Promise<never>;
-  catastrophic: boolean;
+  /** Why the isolate was written off, if it was: its thread may live on, so it is only ever disposed. */
+  lost?: LostReason;
+  /** Rejects `broken`; called once, by {@link writeOff}. */
+  readonly reject: (error: Error) => void;
+  /** Tells the host the isolate was written off. */
+  readonly onLost: (why: LostReason) => void;
   /** The heap limit it was created with (it cannot change for an isolate). */
   readonly limitMb: number;
   /** What the REPL rewrite knows of the blocks that ran in this isolate. */
   readonly repl: ReplState;
 }
+
+/**
+ * Why an isolate was written off: `catastrophe` when V8 reported an out-of-memory
+ * error it could not handle (isolated-vm then parks the isolate's thread for good),
+ * `stuck` when it did not answer the host in time, even after being disposed (a
+ * built-in that never checks for interrupts keeps its thread busy).
+ */
+export type LostReason = "catastrophe" | "stuck";
 
 /** What the host does when the guest runtime calls out of an isolate. */
 export interface LiveCallbacks {
@@ -36,8 +49,8 @@ export interface LiveCallbacks {
   final(json: unknown): string | undefined;
   /** An async host-function call started by the guest of `live`. */
   callStart(live: Live, name: unknown, args: unknown, id: unknown): void;
-  /** V8 reported a catastrophic out-of-memory error in the isolate (it is written off). */
-  catastrophe(): void;
+  /** The isolate was written off (see {@link writeOff}): its thread may stay behind in this process. */
+  lost(why: LostReason): void;
 }
 
 /**
@@ -46,19 +59,22 @@ export interface LiveCallbacks {
  * from the global object).
  */
 export async function createLive(limitMb: number, semiSpaceMb: number, callbacks: LiveCallbacks): Promise<Live> {
-  let onCatastrophe: (error: Error) => void = () => undefined;
-  const broken = new Promise<never>((_, reject) => (onCatastrophe = reject));
+  let reject: (error: Error) => void = () => undefined;
+  const broken = new Promise<never>((_, rejectBroken) => (reject = rejectBroken));
   broken.catch(() => undefined);
   let live: Live | undefined;
+  // A catastrophe while the isolate is being set up (before `live` exists) is recorded here.
+  let lostEarly: LostReason | undefined;
   // Without this callback V8 aborts the whole host process when a guest allocation
   // cannot be satisfied at all (a huge dictionary growing, for example). With it the
   // isolate is written off and the block ends as a memory error.
   const isolate = withSemiSpace(semiSpaceMb, () => new ivm.Isolate({
     memoryLimit: limitMb,
     onCatastrophicError: () => {
-      if (live) live.catastrophic = true;
-      callbacks.catastrophe();
-      onCatastrophe(new Error("catastrophic isolate error"));
+      if (live) return writeOff(live, "catastrophe");
+      lostEarly ??= "catastrophe";
+      callbacks.lost("catastrophe");
+      reject(new Error("catastrophic isolate error"));
     },
   }));
   const context = await isolate.createContext();
@@ -73,15 +89,42 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
   const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
   for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
   runtime.release();
-  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, catastrophic: false, limitMb, repl: new ReplState() };
+  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, reject, limitMb, repl: new ReplState(), lost: lostEarly, onLost: callbacks.lost };
   return live;
 }
 
-/** Releases an isolate's references and disposes it (an isolate lost to a catastrophic error is only disposed). */
+/**
+ * Gives up on an isolate: records why, tells the host (whose process may now hold a
+ * thread it cannot stop) and rejects `live.broken`, so nothing waits on the isolate
+ * any longer. The first reason stands.
+ */
+export function writeOff(live: Live, why: LostReason): void {
+  if (live.lost) return;
+  live.lost = why;
+  live.onLost(why);
+  live.reject(new Error(why === "stuck" ? "the isolate did not answer in time" : "catastrophic isolate error"));
+}
+
+/**
+ * Waits for an operation on an isolate for at most `ms`; an isolate that has not
+ * answered by then is written off as stuck. Rejects as soon as the isolate is
+ * written off, for whatever reason.
+ */
+export async function answerWithin<T>(live: Live, work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>(() => (timer = setTimeout(() => writeOff(live, "stuck"), ms)));
+  try {
+    return await Promise.race([work, live.broken, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Releases an isolate's references and disposes it (a written-off isolate is only disposed). */
 export function releaseLive(live: Live): void {
   live.queued.length = 0;
   if (live.isolate.isDisposed) return;
-  if (!live.catastrophic) {
+  if (!live.lost) {
     for (const reference of Object.values(live.runtime)) reference.release();
     live.context.release();
   }

@@ -5,7 +5,7 @@
  * functions exposed to a guest become calls back to the host. When the host goes
  * away, the worker exits.
  */
-import { createIsolateSandbox, onIsolateCatastrophe } from "./isolate-sandbox.ts";
+import { createIsolateSandbox, onIsolateLost } from "./isolate-sandbox.ts";
 import type { GuestValue, Sandbox } from "./sandbox.ts";
 import type { HostMessage, WorkerMessage, WorkerRequest } from "./worker-protocol.ts";
 
@@ -71,8 +71,9 @@ process.on("message", (message: HostMessage) => {
   );
 });
 // An isolate lost to a catastrophic out-of-memory error keeps its heap and a parked
-// thread: this process should take no new sandboxes and end once its last one is gone.
-onIsolateCatastrophe(() => send(["poisoned"]));
+// thread, and a stuck one keeps its thread busy: this process should take no new
+// sandboxes and end once its last one is gone.
+onIsolateLost(() => send(["poisoned"]));
 // The host went away (or closed the pool): nothing is left to serve. SIGKILL, because
 // after a catastrophic error even process.exit() waits forever on the parked thread.
 process.on("disconnect", () => process.kill(process.pid, "SIGKILL"));

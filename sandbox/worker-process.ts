@@ -86,7 +86,7 @@ export class WorkerProcess {
   #busy = 0;
   #loss?: WorkerLoss;
   #gone = false;
-  /** Takes no new sandboxes, and is stopped when its last one is released (after a catastrophic error in it). */
+  /** Takes no new sandboxes, and is stopped when its last one is released (after an isolate in it was written off). */
   retiring = false;
   /** Called once when the process has gone away. */
   onGone: (worker: WorkerProcess) => void = () => undefined;

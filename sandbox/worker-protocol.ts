@@ -25,7 +25,7 @@ export type HostMessage = WorkerRequest | CallSettlement;
 /** Anything a worker sends the host. */
 export type WorkerMessage =
   | readonly [op: "ready"]
-  /** An isolate in the worker hit a catastrophic error: the worker should be retired. */
+  /** An isolate in the worker was written off (a catastrophic error, or stuck): the worker should be retired. */
   | readonly [op: "poisoned"]
   | readonly [op: "done", seq: number, ok: true, value: unknown]
   | readonly [op: "done", seq: number, ok: false, message: string, name: string]

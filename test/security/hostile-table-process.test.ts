@@ -4,6 +4,7 @@ import { HOSTILE_ROWS, MAX_OVERRUN_MS, MAX_RSS_GROWTH_MB, runHostileRow } from "
 describe("hostile blocks under the process backend", () => {
   test.for(HOSTILE_ROWS)("$label: ends its block with a clear error within its limits; both sessions finish; the host exits by itself", async (row) => {
     const { outcome, exit } = await runHostileRow(row, "process");
+    expect(exit.noReport, `the runner printed no report within its time; its trail:\n${exit.trail}`).toBeUndefined();
     // Nothing keeps the host alive once the sessions are done (the runner does not call exit).
     expect(exit, "the host process ended by itself").toEqual({ code: 0, signal: null, stillRunning: false });
     expect(outcome).toBeDefined();

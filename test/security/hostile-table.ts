@@ -21,8 +21,18 @@ export interface HostileRow {
   readonly kinds: readonly string[];
   /** A tighter memory bound than {@link MAX_RSS_GROWTH_MB}, where the criteria name one. */
   readonly maxRssGrowthMb?: number;
-  /** How the in-process backend fares: `bounded` meets the same limits; otherwise why the row is not run in-process or what it shows. */
-  readonly inProcess: "bounded" | "survives" | "survives, but the process cannot exit afterwards" | "kills the process" | { readonly skip: string };
+  /**
+   * How the in-process backend fares: `bounded` meets the same limits; `bounded in time` ends the block
+   * in time, but the isolate's thread runs on until its built-in ends; otherwise why the row is not run
+   * in-process or what it shows.
+   */
+  readonly inProcess:
+    | "bounded"
+    | "bounded in time"
+    | "survives"
+    | "survives, but the process cannot exit afterwards"
+    | "kills the process"
+    | { readonly skip: string };
 }
 
 export const HOSTILE_ROWS: readonly HostileRow[] = [
@@ -43,6 +53,15 @@ export const HOSTILE_ROWS: readonly HostileRow[] = [
     kinds: ["timeout", "memory"],
     maxRssGrowthMb: 100,
     inProcess: { skip: "in process it runs for 9 s to a minute and takes the host's memory up by over 1 GB; only a process boundary stops it" },
+  },
+  {
+    label: "a BigInt parsed from 3 * 10^7 digits (a built-in that never checks for interrupts, with little memory)",
+    code: 'BigInt("1".repeat(3e7))',
+    timeoutMs: 500,
+    memoryLimitMb: 64,
+    kinds: ["timeout"],
+    // The watchdog's dispose cannot stop it; the block is abandoned and the session goes on while the thread runs for seconds more.
+    inProcess: "bounded in time",
   },
   {
     label: "a string doubled to 2^28 characters and returned with FINAL",
@@ -101,20 +120,32 @@ export interface HostileOutcome {
 
 const RUNNER = fileURLToPath(new URL("../support/hostile-block-runner.ts", import.meta.url));
 
-/** How the runner's process ended: `stillRunning` when it had not exited `exitWithinMs` after its report (it is killed then). */
+/** No run of the runner takes longer than this; it is killed then, before the test's own time limit. */
+const RUN_WITHIN_MS = 40_000;
+
+/**
+ * How the runner's process ended: `stillRunning` when it had not exited `exitWithinMs` after its report,
+ * `noReport` when it had printed none within {@link RUN_WITHIN_MS} (it is killed either way).
+ */
 export interface RunnerExit {
   readonly code: number | null;
   readonly signal: string | null;
   readonly stillRunning: boolean;
+  readonly noReport?: true;
+  /** The runner's stderr (its trail of session events), when it printed no report. */
+  readonly trail?: string;
 }
 
 /** Runs one row in a child process; resolves to the runner's report (if it printed one) and how the process ended. */
 export async function runHostileRow(row: HostileRow, backend: "process" | "isolate", exitWithinMs = 5_000): Promise<{ outcome?: HostileOutcome; exit: RunnerExit }> {
-  const child = spawn(process.execPath, [RUNNER, JSON.stringify({ backend, code: row.code, timeoutMs: row.timeoutMs, memoryLimitMb: row.memoryLimitMb })], { stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [RUNNER, JSON.stringify({ backend, code: row.code, timeoutMs: row.timeoutMs, memoryLimitMb: row.memoryLimitMb })], { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4_000)));
   const exit = await new Promise<RunnerExit>((resolve) => {
     // The whole run is bounded; once the report is out, the process has `exitWithinMs` to end by itself.
-    let timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    let noReport = false;
+    let timer = setTimeout(() => ((noReport = true), child.kill("SIGKILL")), RUN_WITHIN_MS);
     let stillRunning = false;
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -124,7 +155,8 @@ export async function runHostileRow(row: HostileRow, backend: "process" | "isola
     });
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: stillRunning ? null : code, signal: stillRunning ? null : signal, stillRunning });
+      if (noReport) resolve({ code: null, signal: null, stillRunning: true, noReport: true, trail: stderr });
+      else resolve({ code: stillRunning ? null : code, signal: stillRunning ? null : signal, stillRunning });
     });
   });
   const line = stdout.trim().split("\n").pop();

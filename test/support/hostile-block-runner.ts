@@ -34,6 +34,8 @@ let blockMs = -1;
 let blockError: unknown;
 let started = 0;
 const onEvent = (event: SessionEvent): void => {
+  // A trail on stderr, so a run that never reports shows where it stopped.
+  process.stderr.write(`${Math.round(performance.now())} ms: hostile ${event.type}\n`);
   if (event.type === "code_block" && event.iteration === 1) started = performance.now();
   if (event.type === "sandbox_result" && event.iteration === 1) {
     blockMs = performance.now() - started;
@@ -44,6 +46,7 @@ let companionRan = false;
 const companion = runSession({
   question: "companion",
   // Its blocks wait on a sub-second timer inside the guest: busy while the hostile block runs.
+  onEvent: (event) => void process.stderr.write(`${Math.round(performance.now())} ms: companion ${event.type}\n`),
   model: new ScriptedModel([js("const a = 21; let spins = 0; for (const end = Date.now() + 300; Date.now() < end; ) spins++"), () => ((companionRan = true), js("FINAL(a * 2)")), js("FINAL(42)")]),
   ...options,
 });
