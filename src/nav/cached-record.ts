@@ -1,4 +1,5 @@
 import type { FileRecord } from "./file-analysis.ts";
+import type { FileFilter } from "./file-filters.ts";
 import type { NavSymbol } from "./symbol.ts";
 import type { PieceAt, SymbolPieces } from "./symbol-store.ts";
 
@@ -55,8 +56,7 @@ class LazySymbolsRecord implements FileRecord {
   }
 
   get grams(): Uint8Array | undefined {
-    const grams = this.#grams;
-    return grams === undefined || grams instanceof Uint8Array ? grams : grams.file.piece(grams.offset, grams.length);
+    return gramsOf(this.#grams);
   }
 
   /** The symbols' JSON text as UTF-8 bytes (for a piece of a file, valid until the next read of that file). */
@@ -64,6 +64,39 @@ class LazySymbolsRecord implements FileRecord {
     const source = this.#source;
     return source instanceof Uint8Array ? source : source.pieces.read(source.at);
   }
+}
+
+// A trigram filter from where it is kept.
+function gramsOf(grams: GramsSource): Uint8Array | undefined {
+  return grams === undefined || grams instanceof Uint8Array ? grams : grams.file.piece(grams.offset, grams.length);
+}
+
+/** A file filter of the disk cache, whose bytes are read from the filter file when first asked for. */
+class CachedFilter implements FileFilter {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly binary: boolean;
+  readonly #grams: GramsSource;
+
+  constructor(stored: Omit<FileFilter, "grams">, grams: GramsSource) {
+    this.path = stored.path;
+    this.size = stored.size;
+    this.mtimeMs = stored.mtimeMs;
+    this.ctimeMs = stored.ctimeMs;
+    this.binary = stored.binary;
+    this.#grams = grams;
+  }
+
+  get grams(): Uint8Array | undefined {
+    return gramsOf(this.#grams);
+  }
+}
+
+/** A file filter whose trigram filter is read from `grams` when first needed. */
+export function withLazyGrams(stored: Omit<FileFilter, "grams">, grams: GramsSource): FileFilter {
+  return new CachedFilter(stored, grams);
 }
 
 /**

@@ -3,6 +3,7 @@ import { globMatcher, looksBinary } from "./file-rules.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import type { TextSearchRequest } from "./text-search.ts";
 import fs from "node:fs";
+import { filterOfBytes, type FilterSink } from "./file-filters.ts";
 import { escapeRegExp, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type SearchFile } from "./text-scan.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
@@ -28,12 +29,14 @@ export class ScanStopped extends Error {
  *
  * @param stop - checked between files: the deadline passed or the search was cancelled
  * @param mayHoldFile - false for a file that cannot hold the literal (the index's trigram filter): it is not read
+ * @param learn - gets a trigram filter of each file read whole that it wants
  */
 export async function literalSearchHere(
   files: readonly SearchFile[],
   request: TextSearchRequest,
   stop: () => ScanStopped | undefined,
   mayHoldFile?: (file: SearchFile) => boolean,
+  learn?: FilterSink,
 ): Promise<WorkerMatches> {
   if (request.regex) throw new Error("only literal searches run on the calling thread");
   const sink = new MatchSink();
@@ -53,6 +56,7 @@ export async function literalSearchHere(
     if (mayHoldFile && !mayHoldFile(file)) continue;
     const { bytes, changed: differs } = reader.read(request.root, file);
     if (differs) changed.push(index);
+    if (bytes !== null && !differs && learn?.wants(file)) learn.add(file, filterOfBytes(bytes));
     if (bytes === null || looksBinary(bytes)) continue;
     searchedFiles++;
     // The lines found are slices of the decoded text, which lives as long as they do (the repository is small).

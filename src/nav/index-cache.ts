@@ -3,13 +3,14 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import fsSync from "node:fs";
-import { metadata, symbolsBytes, withLazySymbols, type StoredRecord } from "./cached-record.ts";
+import { metadata, symbolsBytes, withLazyGrams, withLazySymbols, type StoredRecord } from "./cached-record.ts";
 import type { FileRecord } from "./file-analysis.ts";
+import type { FileFilter } from "./file-filters.ts";
 import { comparePaths } from "./repo-walk.ts";
 import { openCacheFile, readFully, SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 8;
+export const INDEX_CACHE_VERSION = 9;
 
 // The cache is three files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count, and the lengths of its symbols and trigram filter):
@@ -17,11 +18,18 @@ export const INDEX_CACHE_VERSION = 8;
 // file, in the same order, with that file's symbols; it is kept open and each line is read,
 // decoded and parsed only when that file's symbols are first needed. `<hash>.grams` holds the
 // files' trigram filters, one after the other; it is read whole when a first search asks for one.
+// The metadata also lists files that searches read but nobody analysed (see file-filters.ts),
+// with their filters after the records' in `<hash>.grams`.
 
 type StoredEntry = StoredRecord & {
   /** Bytes of the file's line in the symbols file, its line feed left out. */
   readonly symbolsLength: number;
   /** Bytes of the file's trigram filter in the filter file (0: none). */
+  readonly gramsLength: number;
+};
+
+type StoredFilter = Omit<FileFilter, "grams"> & {
+  /** Bytes of the file's trigram filter in the filter file (0: binary). */
   readonly gramsLength: number;
 };
 
@@ -37,12 +45,16 @@ interface CacheContents {
   /** An id of this write, which both other files start with: a set mixed from two writes is not trusted. */
   readonly writeId: string;
   readonly files: StoredEntry[];
+  /** Files with a filter and no record, in path order. */
+  readonly filters: StoredFilter[];
 }
 
 /** What a disk cache read: the records by path, and the symbols file they read from while it is open. */
 export interface IndexCache {
   /** The records in path order (byte order of the paths, as a walk lists them). */
   readonly records: ReadonlyMap<string, FileRecord>;
+  /** The filters of files without a record, in path order. */
+  readonly filters: ReadonlyMap<string, FileFilter>;
   /** The secret-file patterns of the walk the records come from. */
   readonly secretFiles: readonly string[];
   /** Closes the symbols and filter files: what was not read yet can no longer be. */
@@ -123,12 +135,12 @@ function gramsFileOf(file: string): string {
 
 /** Reads cached file records keyed by path; an unreadable, old or mismatched cache reads as empty. */
 export async function readIndexCache(file: string, maxFileBytes: number): Promise<IndexCache> {
-  const empty: IndexCache = { records: new Map(), secretFiles: [], close: () => undefined };
+  const empty: IndexCache = { records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined };
   let symbols: SymbolFile | undefined;
   let grams: GramsFile | undefined;
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
-    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files) || !Array.isArray(contents.secretFiles)) return empty;
+    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files) || !Array.isArray(contents.filters) || !Array.isArray(contents.secretFiles)) return empty;
     if (typeof contents.writeId !== "string" || !/^[0-9a-f-]{36}$/.test(contents.writeId)) return empty;
     symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes, contents.writeId);
     if (!symbols) return empty;
@@ -146,14 +158,23 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
       offset += length + 1;
       gramsOffset += gramsLength;
     }
+    const filters = new Map<string, FileFilter>();
+    for (const stored of contents.filters) {
+      const { gramsLength } = stored;
+      if (!Number.isSafeInteger(gramsLength) || gramsLength < 0) throw new Error("bad cache entry");
+      const { path: filePath, size, mtimeMs, ctimeMs, binary } = stored;
+      filters.set(filePath, withLazyGrams({ path: filePath, size, mtimeMs, ctimeMs, binary }, grams && gramsLength > 0 ? { file: grams, offset: gramsOffset, length: gramsLength } : undefined));
+      gramsOffset += gramsLength;
+    }
     if (offset !== contents.symbolsBytes || (grams && gramsOffset !== contents.gramsBytes)) throw new Error("the cache files do not match their metadata");
-    const filters = grams;
+    const gramsFile = grams;
     return {
       records,
+      filters,
       secretFiles: contents.secretFiles,
       close: () => {
         pieces.close();
-        filters?.close();
+        gramsFile?.close();
       },
     };
   } catch {
@@ -164,11 +185,19 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
 }
 
 /**
- * Writes file records in path order (each file written to a temporary name, then renamed),
- * with the secret-file patterns of the walk they come from. Failures are ignored: the cache is an optimisation.
+ * Writes file records and the filters of files without one, each in path order (each file
+ * written to a temporary name, then renamed), with the secret-file patterns of the walk they
+ * come from. Failures are ignored: the cache is an optimisation.
  */
-export async function writeIndexCache(file: string, maxFileBytes: number, secretFiles: readonly string[], records: Iterable<FileRecord>): Promise<boolean> {
+export async function writeIndexCache(
+  file: string,
+  maxFileBytes: number,
+  secretFiles: readonly string[],
+  records: Iterable<FileRecord>,
+  filters: Iterable<FileFilter> = [],
+): Promise<boolean> {
   const list = [...records].sort((a, b) => comparePaths(a.path, b.path));
+  const filterList = [...filters].sort((a, b) => comparePaths(a.path, b.path));
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
   const symbolsFile = symbolsFileOf(file);
   const gramsFile = gramsFileOf(file);
@@ -177,21 +206,27 @@ export async function writeIndexCache(file: string, maxFileBytes: number, secret
     const writeId = randomUUID();
     const lengths = new Float64Array(list.length);
     const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, writeId, list, lengths);
-    const gramsLengths = new Float64Array(list.length);
+    const gramsLengths = new Float64Array(list.length + filterList.length);
     const gramsBytes = await writeChunks(gramsFile + suffix, (function* () {
       yield writeId;
-      for (let index = 0; index < list.length; index++) {
-        const grams = list[index]!.grams ?? NO_GRAMS;
+      for (let index = 0; index < list.length + filterList.length; index++) {
+        const grams = (index < list.length ? list[index]!.grams : filterList[index - list.length]!.grams) ?? NO_GRAMS;
         gramsLengths[index] = grams.byteLength;
         yield grams;
       }
     })());
     // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
-    const head: Omit<CacheContents, "files"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, gramsBytes, writeId };
+    const head: Omit<CacheContents, "files" | "filters"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, gramsBytes, writeId };
     await writeChunks(file + suffix, (function* () {
       yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
       for (let index = 0; index < list.length; index++) {
         yield `${index === 0 ? "" : ","}${JSON.stringify({ ...metadata(list[index]!), symbolsLength: lengths[index]!, gramsLength: gramsLengths[index]! } satisfies StoredEntry)}`;
+      }
+      yield `],"filters":[`;
+      for (let index = 0; index < filterList.length; index++) {
+        const { path: filePath, size, mtimeMs, ctimeMs, binary } = filterList[index]!;
+        const stored: StoredFilter = { path: filePath, size, mtimeMs, ctimeMs, binary, gramsLength: gramsLengths[list.length + index]! };
+        yield `${index === 0 ? "" : ","}${JSON.stringify(stored)}`;
       }
       yield "]}";
     })());

@@ -61,7 +61,9 @@ export async function navSearch(context: NavContext, query: string, options: Nav
  * that runs on the workers starts on the disk cache's file list while this thread
  * walks; what it found stands when the walk lists the same files with the same sizes,
  * mtimes and ctimes, and the search runs again over the walked files otherwise (the
- * workers then read only what changed).
+ * workers then read only what changed). Each file read from disk that the index knows
+ * nothing of leaves a trigram filter in the index (and its disk cache), so the next
+ * process's first search can skip it.
  */
 export async function searchWhileWalking(context: NavContext, request: TextSearchRequest): Promise<TextSearchResult> {
   const early = await context.index.cachedSearchFiles();
@@ -69,17 +71,19 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   // files that cannot hold it are not read. Once the workers hold every text, nothing is read anyway.
   const trigrams = context.engine.holdsTexts ? undefined : searchTrigrams(request);
   const holds = trigrams ? await context.index.trigramTest(trigrams) : undefined;
+  // Files read from disk leave a filter for the next process's first search.
+  const learn = context.engine.holdsTexts ? undefined : await context.index.filterSink();
   if (early && context.engine.runsOnWorkers(early, request, holds)) {
-    const pending = context.engine.search(early, request, holds);
+    const pending = context.engine.search(early, request, holds, learn);
     // The search reaches the workers before the walk holds this thread.
     await new Promise((resolve) => setImmediate(resolve));
     const files = context.searchFiles();
     const result = await pending;
-    return sameFiles(early, files) ? result : context.engine.search(files, request, holds);
+    return sameFiles(early, files) ? result : context.engine.search(files, request, holds, learn);
   }
   // The workers (when the search surely runs on them) start while this thread walks the repository.
   context.engine.warm(request);
-  return context.engine.search(context.searchFiles(), request, holds);
+  return context.engine.search(context.searchFiles(), request, holds, learn);
 }
 
 // The trigrams every matching line holds: a literal's, or the required literal of a pattern.

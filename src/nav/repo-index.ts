@@ -6,20 +6,9 @@ import { analyzeInWorkers } from "./index-workers.ts";
 import { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
 import { SymbolSpill } from "./symbol-store.ts";
-import { mayHold } from "./trigram-filter.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
-
-/**
- * True when a record describes the file as walked: same size, mtime and ctime. The ctime
- * changes with every write and cannot be set back, so a file rewritten with its old size
- * and mtime (`cp -p`, `rsync -t`) is analysed again.
- */
-function sameVersion(record: { size: number; mtimeMs: number; ctimeMs?: number }, file: { size: number; mtimeMs: number; ctimeMs?: number }): boolean {
-  return record.size === file.size && record.mtimeMs === file.mtimeMs && record.ctimeMs === file.ctimeMs;
-}
-
-// A path with an empty, `.` or `..` segment, a leading `/`, a backslash or a NUL.
-const UNSAFE_PATH = /(?:^|\/)\.{0,2}(?:\/|$)|\\|\0/;
+import type { FileFilter, FilterSink } from "./file-filters.ts";
+import { cachedFileList, sameVersion, trigramTestOf, type KnownFile } from "./index-filters.ts";
 
 // Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
 const PARALLEL_FROM_FILES = 16;
@@ -63,6 +52,8 @@ export class RepositoryIndex {
   #walk: WalkState | undefined;
   #cache: Promise<IndexCache> | undefined;
   readonly #records = new Map<string, FileRecord>();
+  // Filters searches made of files no one analysed (see file-filters.ts).
+  readonly #filters = new Map<string, FileFilter>();
   readonly #pending = new Map<string, Promise<FileRecord>>();
   #all: Promise<FileRecord[]> | undefined;
   #searchFiles: SearchFile[] | undefined;
@@ -108,18 +99,40 @@ export class RepositoryIndex {
 
   /**
    * The file list of the disk cache, for a search to start on while the repository is
-   * walked: the cached records (path, size, mtime) in path order, when the repository has
-   * not been walked yet and the cache was written under the same secret-file patterns;
-   * else `undefined`. The caller compares it with the walk before trusting what it found.
+   * walked: the cached records and filters (path, size, mtime, ctime) in path order, when
+   * the repository has not been walked yet and the cache was written under the same
+   * secret-file patterns; else `undefined`. The caller compares it with the walk before
+   * trusting what it found.
    */
   async cachedSearchFiles(): Promise<SearchFile[] | undefined> {
     if (this.#walk || this.#options.cacheDir === false) return undefined;
+    return cachedFileList(await this.#loadCacheContents(), this.#rule.secretFiles);
+  }
+
+  /**
+   * Where a search leaves a trigram filter for each file it reads whole that the index
+   * knows nothing of for that version: kept beside the records and written to the disk
+   * cache, so the next process's first search can skip the file.
+   */
+  async filterSink(): Promise<FilterSink> {
     const cache = await this.#loadCacheContents();
-    const patterns = this.#rule.secretFiles;
-    if (cache.records.size === 0 || cache.secretFiles.length !== patterns.length || cache.secretFiles.some((pattern, index) => pattern !== patterns[index])) return undefined;
-    const files = [...cache.records.values()];
-    // A cache that names anything but a plain path below the root (an edited one) is not read from.
-    return files.every((file) => !UNSAFE_PATH.test(file.path)) ? files : undefined;
+    return {
+      wants: (file) => this.#current(file, cache) === undefined,
+      add: (file, grams) => {
+        const { ctimeMs } = file as Partial<WalkedFile>;
+        if (ctimeMs === undefined || this.#current(file, cache) !== undefined) return;
+        this.#filters.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs, binary: grams === undefined, grams });
+        this.#dirty = true;
+      },
+    };
+  }
+
+  // The record or filter the index has for this version of the file, in memory or in the disk cache.
+  #current(file: SearchFile, cache: IndexCache): KnownFile | undefined {
+    const record = this.#records.get(file.path) ?? cache.records.get(file.path);
+    if (record && sameVersion(record, file)) return record;
+    const filter = this.#filters.get(file.path) ?? cache.filters.get(file.path);
+    return filter && sameVersion(filter, file) ? filter : undefined;
   }
 
   /**
@@ -134,27 +147,8 @@ export class RepositoryIndex {
    */
   async trigramTest(trigrams: Uint32Array): Promise<(file: SearchFile) => boolean> {
     const walkedBefore = this.#walk !== undefined;
-    const cache = await this.#loadCache();
-    // One verdict per file object: a search asks twice (to choose where it runs, then as it reads).
-    const verdicts = new WeakMap<SearchFile, boolean>();
-    const test = (file: SearchFile): boolean => {
-      const record = this.#records.get(file.path) ?? cache.get(file.path);
-      if (!record || !sameVersion(record, file)) return true;
-      // A binary file is never searched (the search sees it too, after reading it).
-      if (!record.binary && (record.grams === undefined || mayHold(record.grams, trigrams))) return true;
-      if (!walkedBefore) return false;
-      try {
-        const now = fs.statSync(this.absolute(file.path), { throwIfNoEntry: false });
-        return now === undefined || !sameVersion(record, now);
-      } catch {
-        return true;
-      }
-    };
-    return (file) => {
-      let verdict = verdicts.get(file);
-      if (verdict === undefined) verdicts.set(file, (verdict = test(file)));
-      return verdict;
-    };
+    const cache = await this.#loadCacheContents();
+    return trigramTestOf((file) => this.#current(file, cache), trigrams, walkedBefore ? (file) => this.absolute(file.path) : undefined);
   }
 
   /** The absolute path of an indexed file. */
@@ -291,7 +285,16 @@ export class RepositoryIndex {
     const merged = new Map<string, FileRecord>();
     for (const [key, record] of cached) if (walk.files.has(key)) merged.set(key, record);
     for (const [key, record] of this.#records) merged.set(key, record);
-    await writeIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes, this.#rule.secretFiles, merged.values());
+    // Filters of files as the walk lists them, unless a record of that version is kept.
+    const filters = new Map<string, FileFilter>();
+    for (const source of [(await this.#loadCacheContents()).filters, this.#filters]) {
+      for (const [key, filter] of source) {
+        const walked = walk.files.get(key);
+        const record = merged.get(key);
+        if (walked && sameVersion(filter, walked) && !(record && sameVersion(record, filter))) filters.set(key, filter);
+      }
+    }
+    await writeIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes, this.#rule.secretFiles, merged.values(), filters.values());
   }
 
   #ensureWalk(): WalkState {
@@ -352,7 +355,7 @@ export class RepositoryIndex {
   }
 
   #loadCacheContents(): Promise<IndexCache> {
-    if (this.#options.cacheDir === false) return Promise.resolve({ records: new Map(), secretFiles: [], close: () => undefined });
+    if (this.#options.cacheDir === false) return Promise.resolve({ records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined });
     this.#cache ??= readIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes);
     return this.#cache;
   }

@@ -1,3 +1,4 @@
+import type { FilterSink } from "./file-filters.ts";
 import type { SearchFile } from "./text-scan.ts";
 
 /** A worker's share of the files, as arrays (they cross threads far faster than one object per file). */
@@ -50,4 +51,18 @@ function shareOf(files: readonly SearchFile[], start: number, end: number): File
     share.mtimes[index - start] = file.mtimeMs;
   }
   return share;
+}
+
+/** For each share, one flag per file: 1 where `learn` wants a filter of the file; `undefined` for a share with none. */
+export function learnFlags(files: readonly SearchFile[], parts: readonly Part[], learn: FilterSink): (Uint8Array | undefined)[] {
+  return parts.map(({ base, share }) => {
+    const flags = new Uint8Array(share.paths.length);
+    let any = false;
+    for (let index = 0; index < flags.length; index++) {
+      if (!learn.wants(files[base + index]!)) continue;
+      flags[index] = 1;
+      any = true;
+    }
+    return any ? flags : undefined;
+  });
 }

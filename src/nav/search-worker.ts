@@ -8,7 +8,8 @@ import { globMatcher } from "./file-rules.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import type { FileShare } from "./search-shares.ts";
 import type { WorkerSearchRequest } from "./text-search.ts";
-import { compileLinePattern, MatchSink, readSearchText, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
+import { compileLinePattern, decodeSearchText, MatchSink, readSearchBytes, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
+import { filterOfBytes, type LearnedFilters } from "./file-filters.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.
 // The flag is process-wide; it only adds a RegExp flag and changes no existing behaviour.
@@ -27,6 +28,8 @@ let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Floa
 let base = 0;
 const texts = new Map<string, CachedText | { readonly size: number; readonly mtimeMs: number; readonly text: typeof NO_TEXT }>();
 let cachedChars = 0;
+// The filters made while the current request read files (see file-filters.ts).
+let learned: LearnedFilters = { indexes: [], grams: [] };
 
 parentPort?.on("message", (request: WorkerSearchRequest) => {
   try {
@@ -35,7 +38,9 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
       base = request.base ?? 0;
       forgetOthers(share.paths);
     }
+    learned = { indexes: [], grams: [] };
     const result = request.names ? { hits: searchNames(request, request.names) } : search(request);
+    if (learned.indexes.length > 0) Object.assign(result, { filters: learned });
     parentPort?.postMessage({ id: request.id, ...result }, "meta" in result ? [result.meta.buffer as ArrayBuffer] : []);
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
@@ -70,7 +75,7 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     beat();
     if (sizes[index]! > request.maxFileBytes) continue;
     if (isMatch && !isMatch(paths[index]!)) continue;
-    const entry = load(request.root, paths[index]!, sizes[index]!, mtimes[index]!, base + index, changed);
+    const entry = load(request.root, paths[index]!, sizes[index]!, mtimes[index]!, base + index, changed, request.learn?.[index] === 1);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count < wanted) scanText(base + index, entry, plan, sink, wanted);
@@ -91,14 +96,19 @@ function searchNames(request: WorkerSearchRequest, names: readonly string[]): nu
 }
 
 // The text of a file, from memory while its size and mtime are those of the index; a file whose
-// size on disk differs from the index's is read anew and reported in `changed`.
-function load(root: string, path: string, size: number, mtimeMs: number, fileIndex: number, changed: number[]) {
+// size on disk differs from the index's is read anew and reported in `changed`. With `learn`, a
+// file read from disk at the index's size also gets a trigram filter, in `learned`.
+function load(root: string, path: string, size: number, mtimeMs: number, fileIndex: number, changed: number[], learn: boolean) {
   const cached = texts.get(path);
   if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached;
   const file: SearchFile = { path, size, mtimeMs };
-  const read = readSearchText(root, file);
+  const read = readSearchBytes(root, file);
   if (read.changed) changed.push(fileIndex);
-  const text = read.text ?? NO_TEXT;
+  if (learn && read.bytes !== null && !read.changed) {
+    learned.indexes.push(fileIndex);
+    learned.grams.push(filterOfBytes(read.bytes) ?? null);
+  }
+  const text = read.bytes === null ? NO_TEXT : (decodeSearchText(read.bytes) ?? NO_TEXT);
   const entry = text === NO_TEXT ? { size: file.size, mtimeMs: file.mtimeMs, text } : ({ size: file.size, mtimeMs: file.mtimeMs, text } satisfies CachedText);
   if (cached) {
     cachedChars -= cached.text?.length ?? 0;

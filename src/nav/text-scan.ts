@@ -46,12 +46,6 @@ export function decodeSearchText(bytes: Buffer): string | null {
   return looksBinary(bytes) ? null : bytes.toString("utf8");
 }
 
-/** A file's text for a search: `null` when it is binary or cannot be read. */
-export function readSearchText(root: string, file: SearchFile): { readonly text: string | null; readonly changed: boolean } {
-  const { bytes, changed } = readSearchBytes(root, file);
-  return { text: bytes === null ? null : decodeSearchText(bytes), changed };
-}
-
 /** Where `literal` next occurs in a text at or after `from`, or -1. */
 export type Finder = (text: string, from: number) => number;
 

@@ -3,8 +3,9 @@ import { Worker } from "node:worker_threads";
 import { literalSearchHere, ScanStopped } from "./first-search.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";
-import { partitionFiles, type FileShare, type Part } from "./search-shares.ts";
+import { learnFlags, partitionFiles, type FileShare, type Part } from "./search-shares.ts";
 import type { SearchFile } from "./text-scan.ts";
+import { deliverFilters, type FilterSink, type LearnedFilters } from "./file-filters.ts";
 // The pure redaction function alone, so nav never loads the sandbox (and isolated-vm).
 import { redactHostPaths } from "../../sandbox/redact.ts";
 
@@ -36,6 +37,8 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly names?: readonly string[];
   /** Read every file of the share into memory and send no lines (after a first search that ran on the main thread). */
   readonly preload?: boolean;
+  /** One flag per file of the share: make a trigram filter of the file when reading it from disk (see file-filters.ts). */
+  readonly learn?: Uint8Array;
 }
 
 /** Search workers started: one per core, at most this many. */
@@ -63,7 +66,7 @@ interface Slot {
   share?: FileShare;
 }
 
-type Reply = ({ id: number } & Partial<WorkerMatches> & { hits?: number[]; error?: string });
+type Reply = ({ id: number } & Partial<WorkerMatches> & { hits?: number[]; error?: string; filters?: LearnedFilters });
 
 class Stalled extends Error {}
 
@@ -103,18 +106,19 @@ export class TextSearchEngine {
    * the workers then read their files in the background. `mayHold`, when given,
    * is false for files that cannot hold the literal (the index's trigram
    * filters): until the workers hold every text, a search reads only the others
-   * (and the workers then read every file in the background).
+   * (and the workers then read every file in the background). `learn`, when given,
+   * gets a trigram filter of each file read from disk that it wants.
    */
-  search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean): Promise<TextSearchResult> {
+  search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult> {
     return this.#enqueue(async () => {
       const generation = this.#generation;
       let result: TextSearchResult;
-      if (this.#searchesHere(files, request, mayHold)) result = await this.#searchHere(files, request, mayHold);
-      else if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request);
+      if (this.#searchesHere(files, request, mayHold)) result = await this.#searchHere(files, request, mayHold, learn);
+      else if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request, true, learn);
       // On workers that hold no text yet: only the files that may hold the literal, and every file after.
-      else result = await this.#runSearch(files.filter(mayHold), request, false);
+      else result = await this.#runSearch(files.filter(mayHold), request, false, learn);
       // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
-      if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }) : Promise.resolve()), true);
+      if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }, learn) : Promise.resolve()), true);
       return result;
     });
   }
@@ -184,13 +188,13 @@ export class TextSearchEngine {
     return true;
   }
 
-  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean): Promise<TextSearchResult> {
+  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult> {
     const deadline = Date.now() + this.#timeoutMs;
     let cancelled = false;
     const cancel = () => void (cancelled = true);
     this.#cancels.add(cancel);
     try {
-      const reply = await literalSearchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined), mayHold);
+      const reply = await literalSearchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined), mayHold, learn);
       return mergeMatches(files, [reply], request.limit);
     } catch (error) {
       if (error instanceof ScanStopped) return { error: error.reason === "timeout" ? this.#timeoutMessage(request) : `search failed: ${CANCELLED}` };
@@ -202,11 +206,12 @@ export class TextSearchEngine {
 
   // Has the workers read their shares of `files` (running the search again, its lines unsent,
   // which also readies the code that scans), so the next search finds the texts in memory.
-  async #preload(files: readonly SearchFile[], request: TextSearchRequest): Promise<void> {
+  async #preload(files: readonly SearchFile[], request: TextSearchRequest, learn?: FilterSink): Promise<void> {
     if (this.#workersLoaded) return;
     try {
-      const replies = await this.#sendShares(files, { ...request, linear: false, preload: true }, Date.now() + this.#timeoutMs, false, true);
+      const replies = await this.#sendShares(files, { ...request, linear: false, preload: true }, Date.now() + this.#timeoutMs, false, true, learn);
       this.#workersLoaded = replies.every((reply) => reply.error === undefined);
+      if (learn) deliverFilters(files, replies, learn);
     } catch {
       // A preload that fails or is cancelled leaves the workers to read on the next search.
       await this.#terminate();
@@ -214,26 +219,29 @@ export class TextSearchEngine {
   }
 
   // `whole`: the files are every file, so the workers hold all their texts after it.
-  #runSearch(files: readonly SearchFile[], request: TextSearchRequest, whole = true): Promise<TextSearchResult> {
+  #runSearch(files: readonly SearchFile[], request: TextSearchRequest, whole = true, learn?: FilterSink): Promise<TextSearchResult> {
     return this.#withPattern(request, async (pattern, linear, deadline) => {
-      const replies = await this.#sendShares(files, { ...request, pattern, linear }, deadline, pattern !== undefined && !linear);
+      const replies = await this.#sendShares(files, { ...request, pattern, linear }, deadline, pattern !== undefined && !linear, false, learn);
       const failed = replies.find((reply) => reply.error !== undefined);
       if (failed) return { error: failed.error! };
+      if (learn) deliverFilters(files, replies, learn);
       if (whole) this.#workersLoaded = true;
       return mergeMatches(files, replies as (Reply & WorkerMatches)[], request.limit);
     });
   }
 
-  // Sends each worker the request with its share of the files (the share itself only when it changed).
-  #sendShares(files: readonly SearchFile[], request: object, deadline: number, watchStalls: boolean, background = false): Promise<Reply[]> {
+  // Sends each worker the request with its share of the files (the share itself only when it changed),
+  // and, before the workers hold the texts, which of its files to make filters of for `learn`.
+  #sendShares(files: readonly SearchFile[], request: object, deadline: number, watchStalls: boolean, background = false, learn?: FilterSink): Promise<Reply[]> {
     const parts = this.#partition(files);
+    const flags = learn && !this.#workersLoaded ? learnFlags(files, parts, learn) : [];
     return this.#send(
       parts.length,
       (slot, index) => {
         const { share, base } = parts[index]!;
         const sendShare = slot.share !== share;
         slot.share = share;
-        return { ...request, ...(sendShare ? { share, base } : {}) };
+        return { ...request, ...(sendShare ? { share, base } : {}), ...(flags[index] ? { learn: flags[index] } : {}) };
       },
       deadline,
       watchStalls,

@@ -1,0 +1,85 @@
+// How the index helps a first search: which files it may skip (their trigram filters), and the
+// disk cache's file list to start on before the walk. A file is known by a record (analysed)
+// or by a filter alone (read by a search, see file-filters.ts); either counts only for the
+// version of the file it was made from.
+import fs from "node:fs";
+import type { FileRecord } from "./file-analysis.ts";
+import type { FileFilter } from "./file-filters.ts";
+import type { IndexCache } from "./index-cache.ts";
+import { comparePaths } from "./repo-walk.ts";
+import type { SearchFile } from "./text-scan.ts";
+import { mayHold } from "./trigram-filter.ts";
+
+/** A file's version: size, mtime and ctime. */
+export interface FileVersion {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs?: number;
+}
+
+/**
+ * True when a record describes the file as walked: same size, mtime and ctime. The ctime
+ * changes with every write and cannot be set back, so a file rewritten with its old size
+ * and mtime (`cp -p`, `rsync -t`) is analysed again.
+ */
+export function sameVersion(record: FileVersion, file: FileVersion): boolean {
+  return record.size === file.size && record.mtimeMs === file.mtimeMs && record.ctimeMs === file.ctimeMs;
+}
+
+/** What the index knows of one version of a file's bytes: a record, or a filter alone. */
+export type KnownFile = Pick<FileRecord, "path" | "size" | "mtimeMs" | "ctimeMs" | "binary" | "grams"> | FileFilter;
+
+// A path with an empty, `.` or `..` segment, a leading `/`, a backslash or a NUL.
+const UNSAFE_PATH = /(?:^|\/)\.{0,2}(?:\/|$)|\\|\0/;
+
+/**
+ * The disk cache's files, records and filters merged in path order, when the cache was
+ * written under these secret-file patterns and names only plain paths below the root
+ * (an edited cache is not read from); else `undefined`.
+ */
+export function cachedFileList(cache: IndexCache, secretFiles: readonly string[]): SearchFile[] | undefined {
+  if (cache.records.size + cache.filters.size === 0) return undefined;
+  if (cache.secretFiles.length !== secretFiles.length || cache.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
+  const records = [...cache.records.values()];
+  const filters = [...cache.filters.values()];
+  const files: SearchFile[] = [];
+  let r = 0;
+  let f = 0;
+  while (r < records.length || f < filters.length) {
+    const next = f >= filters.length || (r < records.length && comparePaths(records[r]!.path, filters[f]!.path) <= 0) ? records[r++]! : filters[f++]!;
+    if (UNSAFE_PATH.test(next.path)) return undefined;
+    // A path with both (a record of one version, a filter of another) is listed once.
+    if (files.length > 0 && files[files.length - 1]!.path === next.path) continue;
+    files.push(next);
+  }
+  return files;
+}
+
+/**
+ * The test behind `RepositoryIndex.trigramTest`: false only for a file whose current
+ * record or filter says it is binary, or has a trigram filter without one of the
+ * trigrams. With `restat` (the walk is older than the test), a file is `stat`ed again
+ * before it is ruled out. One verdict per file object: a search asks twice (to choose
+ * where it runs, then as it reads).
+ */
+export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefined, trigrams: Uint32Array, restat?: (file: SearchFile) => string): (file: SearchFile) => boolean {
+  const verdicts = new WeakMap<SearchFile, boolean>();
+  const test = (file: SearchFile): boolean => {
+    const known = current(file);
+    if (!known) return true;
+    // A binary file is never searched (the search sees it too, after reading it).
+    if (!known.binary && (known.grams === undefined || mayHold(known.grams, trigrams))) return true;
+    if (!restat) return false;
+    try {
+      const now = fs.statSync(restat(file), { throwIfNoEntry: false });
+      return now === undefined || !sameVersion(known, now);
+    } catch {
+      return true;
+    }
+  };
+  return (file) => {
+    let verdict = verdicts.get(file);
+    if (verdict === undefined) verdicts.set(file, (verdict = test(file)));
+    return verdict;
+  };
+}

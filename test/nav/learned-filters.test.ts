@@ -1,0 +1,122 @@
+/**
+ * A process that only searches (`rlmkit nav search`) analyses the files with
+ * matches alone; the others it reads leave a trigram filter in the index and its
+ * disk cache, so the next process's first search reads only the files that may
+ * hold its literal.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { ReadRule } from "../../src/access/read-rule.ts";
+import { createNavTools, DEFAULT_MAX_FILE_BYTES, type NavSearchOptions } from "../../src/nav/index.ts";
+import { indexCacheFile, readIndexCache } from "../../src/nav/index-cache.ts";
+import { RepositoryIndex } from "../../src/nav/repo-index.ts";
+import { literalTrigrams } from "../../src/nav/trigram-filter.ts";
+
+let dir: string;
+let cacheDir: string;
+
+beforeEach(async () => {
+  dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-learned-filters-")));
+  cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-learned-filters-cache-"));
+  for (let index = 0; index < 24; index++) {
+    const word = index === 5 ? "zebra" : "alpha";
+    await fs.writeFile(path.join(dir, `m${index}.py`), `def f${index}():\n    return "${word} number ${index}"\n`);
+  }
+  await fs.writeFile(path.join(dir, "blob.bin"), Buffer.from([1, 0, 2, 0, ...Buffer.from("zebra")]));
+});
+
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.rm(cacheDir, { recursive: true, force: true });
+});
+
+// One process that runs one search and closes, as `rlmkit nav search` does.
+async function searchOnce(query: string, options: NavSearchOptions): Promise<void> {
+  const nav = await createNavTools(dir, { cacheDir, searchTimeoutMs: 10_000 });
+  try {
+    expect(await nav.search(query, options)).not.toHaveProperty("error");
+  } finally {
+    await nav.close();
+  }
+}
+
+// The files the next process's first search for `literal` would read, by the index's filters.
+async function filesRead(literal: string): Promise<string[]> {
+  const index = new RepositoryIndex(dir, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(dir) });
+  try {
+    const holds = await index.trigramTest(literalTrigrams(literal, true)!);
+    return index.files().filter(holds).map((file) => file.path);
+  } finally {
+    await index.close();
+  }
+}
+
+describe("filters a search leaves for the next process", () => {
+  test.for<[string, string, NavSearchOptions]>([
+    ["a literal search on the calling thread", "number 1", { caseSensitive: true }],
+    ["a regular expression on the workers", String.raw`num\w+ 1`, { regex: true }],
+  ])("%s: every file it read gets one; the binary file is known as binary", async ([, query, options]) => {
+    expect(await filesRead("zebra")).toHaveLength(25);
+    await searchOnce(query, options);
+    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
+    try {
+      // Files with matches were analysed (records); every other file has a filter of its own.
+      expect(cache.records.size + cache.filters.size).toBe(25);
+      expect(cache.filters.get("blob.bin")).toMatchObject({ binary: true, grams: undefined });
+    } finally {
+      cache.close();
+    }
+    expect(await filesRead("zebra")).toEqual(["m5.py"]);
+  });
+
+  test("a first search after a search-only process finds what a fresh index finds, and reads an edited file again", async () => {
+    await searchOnce("number 1", { caseSensitive: true });
+    // Ruled out by its filter until the edit changes its size, mtime and ctime.
+    await fs.appendFile(path.join(dir, "m9.py"), "# zebra too\n");
+    const nav = await createNavTools(dir, { cacheDir, searchTimeoutMs: 10_000 });
+    const fresh = await createNavTools(dir, { cacheDir: false, searchTimeoutMs: 10_000 });
+    try {
+      const found = await nav.search("zebra", { caseSensitive: true });
+      expect(found).toMatchObject({ matches: [{ path: "m5.py" }, { path: "m9.py" }] });
+      expect(found).toEqual(await fresh.search("zebra", { caseSensitive: true }));
+    } finally {
+      await nav.close();
+      await fresh.close();
+    }
+  });
+
+  test("a process that analysed every file keeps records only", async () => {
+    const nav = await createNavTools(dir, { cacheDir, searchTimeoutMs: 10_000 });
+    try {
+      await nav.info();
+      expect(await nav.search("number", { caseSensitive: true })).not.toHaveProperty("error");
+    } finally {
+      await nav.close();
+    }
+    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
+    try {
+      expect([cache.records.size, cache.filters.size]).toEqual([25, 0]);
+    } finally {
+      cache.close();
+    }
+  });
+
+  test("a filter of a file that was analysed later gives way to its record", async () => {
+    await searchOnce("number 1", { caseSensitive: true });
+    const nav = await createNavTools(dir, { cacheDir, searchTimeoutMs: 10_000 });
+    try {
+      await nav.info();
+    } finally {
+      await nav.close();
+    }
+    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
+    try {
+      expect([cache.records.size, cache.filters.size]).toEqual([25, 0]);
+    } finally {
+      cache.close();
+    }
+    expect(await filesRead("zebra")).toEqual(["m5.py"]);
+  });
+});
