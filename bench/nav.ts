@@ -11,7 +11,8 @@
  *   extension modules: about 50,000 files, 800 MB); without either, the Debian
  *   Python trees above with all their files, copied until there are 50,000 files.
  *
- * For each: cold index (a new process, no cache), warm start (a new process,
+ * For each: processes that only search, one after another from a new cache (as
+ * `rlmkit nav search` runs), cold index (a new process, no cache), warm start (a new process,
  * disk cache), for every query the first search of a new process (disk cache
  * warm) and the median of repeated searches in one process (after a first search
  * of that query, in a process that has searched before), each against rg's
@@ -55,6 +56,9 @@ const QUERIES: Query[] = [
   { label: "regex, case-insensitive", query: String.raw`\bhttps?://\w+`, regex: true, caseSensitive: false },
 ];
 
+/** The searches of the search-only processes, in order: a rare literal, one in no file (it reads every file the first did not), then two more rare ones. */
+const ONCE_QUERIES = ["subprocess.Popen", "rlmkit bench: in no file", "asyncio.Queue(", "subprocess.Popen"];
+
 /** A pattern that backtracks exponentially on a backtracking engine. */
 const CATASTROPHIC: Query = { label: "nested repetition", query: String.raw`^(\w+\s?)+:$`, regex: true, caseSensitive: true };
 
@@ -69,6 +73,7 @@ const mode = process.argv[2];
 if (mode === "--cold" || mode === "--warm") await indexChild(process.argv[3], process.argv[4]);
 else if (mode === "--first") await firstSearchChild(process.argv[3], process.argv[4], Number(process.argv[5]));
 else if (mode === "--repeat") await repeatedSearchChild(process.argv[3], process.argv[4]);
+else if (mode === "--once") await searchOnceChild(process.argv[3], process.argv[4], process.argv[5]);
 else await main(mode);
 
 async function main(only: string | undefined): Promise<void> {
@@ -90,6 +95,7 @@ async function main(only: string | undefined): Promise<void> {
 
 async function benchCorpus(name: string, corpus: { root: string; how: string }, cacheDir: string): Promise<void> {
   console.log(`\n## ${name}: ${corpus.how}`);
+  searchOnlyProcesses(corpus.root, `${cacheDir}-search-only`);
   const cold = child(["--cold", corpus.root, cacheDir]);
   console.log(`cold index (new process, no cache): ${fmt(cold.ms)}, ${cores(cold)} cores, peak RSS ${cold.rssMb.toFixed(0)} MB — ${cold.note}`);
   const warm = child(["--warm", corpus.root, cacheDir]);
@@ -146,6 +152,25 @@ async function firstSearchChild(root: string, cacheDir: string, index: number): 
   if ("error" in result) throw new Error(result.error);
   report(started, cpu, `${result.matches.length}`);
   await nav.close();
+}
+
+// Processes that each run one search and close, as `rlmkit nav search` does, from a new cache:
+// the first leaves trigram filters of the files it read for the next ones.
+function searchOnlyProcesses(root: string, cacheDir: string): void {
+  const rare = QUERIES.find((query) => query.label.startsWith("literal, rare"))!;
+  const times = ONCE_QUERIES.map((query) => `${fmt(child(["--once", root, cacheDir, query]).ms)} (\`${query}\`)`);
+  const rg = ripgrep(root, { ...rare, query: ONCE_QUERIES[0]! });
+  console.log(`search-only processes (a new cache, one search of the default limit each, as \`rlmkit nav search\` runs; until the cache is written): ${times.join(", ")}; rg ${fmt(rg.times[0]!)} for \`${ONCE_QUERIES[0]}\``);
+}
+
+async function searchOnceChild(root: string, cacheDir: string, query: string): Promise<void> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const nav = await createNavTools(root, { cacheDir, searchTimeoutMs: SEARCH_TIMEOUT_MS });
+  const result = await nav.search(query, { caseSensitive: true });
+  if ("error" in result) throw new Error(result.error);
+  await nav.close();
+  report(started, cpu, `${result.matches.length}`);
 }
 
 async function repeatedSearchChild(root: string, cacheDir: string): Promise<void> {
