@@ -20,7 +20,7 @@ import { watchBlock } from "./watchdog.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
 
 const MB = 1024 * 1024;
-/** How long the host waits for an idle isolate's heap statistics (or the memory check that follows a block) before writing it off as stuck. */
+/** How long the host waits for an isolate that runs no block (heap statistics, the memory check after a block, at least a compile) before writing it off as stuck. */
 const CHECK_WITHIN_MS = 5_000;
 
 interface BlockState {
@@ -220,11 +220,12 @@ class IsolateSandbox implements Sandbox {
     const filename = `block-${++this.#blockCount}.js`;
     let script: ivm.Script;
     try {
-      script = await answerWithin(live, live.isolate.compileScript(program.code, { filename }), this.#timeoutMs);
+      // Compiling is not the block's own time, but no isolate may hold a session: it is bounded too.
+      script = await answerWithin(live, live.isolate.compileScript(program.code, { filename }), Math.max(this.#timeoutMs, CHECK_WITHIN_MS));
     } catch (error) {
       if (live.lost === "stuck") {
         await this.#renew();
-        return finish({ kind: "timeout", name: "TimeoutError", message: `the block did not compile within ${this.#timeoutMs} ms and was stopped` }, true);
+        return finish({ kind: "timeout", name: "TimeoutError", message: `the block did not compile within ${Math.max(this.#timeoutMs, CHECK_WITHIN_MS)} ms and was stopped` }, true);
       }
       if (live.isolate.isDisposed || live.lost) {
         await this.#renew();
