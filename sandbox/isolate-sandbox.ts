@@ -272,8 +272,9 @@ class IsolateSandbox implements Sandbox {
     if (lost || stopped || live.isolate.isDisposed) {
       await this.#renew();
       if (lost === "stuck") {
-        const message = `the block did not stop when its time limit of ${this.#timeoutMs} ms ran out and was abandoned: a built-in over millions of elements (fill, sort, join, a BigInt of millions of digits) cannot be interrupted; work on smaller pieces`;
-        return finish({ kind: "timeout", name: "TimeoutError", message }, true);
+        const limit = stopped ? `its time limit of ${this.#timeoutMs} ms ran out` : `it went over the memory limit of ${this.#memoryLimit()} MB`;
+        const message = `the block did not stop when ${limit} and was abandoned: a built-in over millions of elements (fill, sort, join, a BigInt of millions of digits) cannot be interrupted; work on smaller pieces`;
+        return finish(stopped ? { kind: "timeout", name: "TimeoutError", message } : { kind: "memory", name: "RangeError", message }, true);
       }
       if (stopped && !lost) {
         const message =
@@ -296,6 +297,10 @@ class IsolateSandbox implements Sandbox {
       // ArrayBuffers too: isolated-vm checks heap plus ArrayBuffers against the limit, after a full
       // collection, whenever something compiles. Let it decide now, not when the next block compiles.
       await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
+    }
+    if (live.lost === "stuck") {
+      await this.#renew();
+      return finish({ kind: "memory", name: "RangeError", message: `the sandbox stopped answering after the block (collecting what it left in variables, most likely) and was restarted (keep counts, slices or summaries instead of large data)` }, true);
     }
     if (live.isolate.isDisposed || live.lost || (kept && kept.used_heap_size > kept.heap_size_limit)) {
       await this.#renew();

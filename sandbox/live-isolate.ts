@@ -6,6 +6,9 @@ import { withSemiSpace } from "./nursery.ts";
 
 export type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
 
+/** How long a new isolate may take to set up its context and runtime. */
+const SET_UP_WITHIN_MS = 10_000;
+
 /** One isolate with its context, the runtime's entry points and its in-flight host calls. */
 export interface Live {
   readonly isolate: ivm.Isolate;
@@ -23,7 +26,7 @@ export interface Live {
   readonly broken: Promise<never>;
   /** Why the isolate was written off, if it was: its thread may live on, so it is only ever disposed. */
   lost?: LostReason;
-  /** Rejects `broken`; called once, by {@link writeOff}. */
+  /** Rejects `broken`: called by {@link writeOff} (and by `createLive`, for a catastrophe while the isolate is set up). */
   readonly reject: (error: Error) => void;
   /** Tells the host the isolate was written off. */
   readonly onLost: (why: LostReason) => void;
@@ -63,8 +66,6 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
   const broken = new Promise<never>((_, rejectBroken) => (reject = rejectBroken));
   broken.catch(() => undefined);
   let live: Live | undefined;
-  // A catastrophe while the isolate is being set up (before `live` exists) is recorded here.
-  let lostEarly: LostReason | undefined;
   // Without this callback V8 aborts the whole host process when a guest allocation
   // cannot be satisfied at all (a huge dictionary growing, for example). With it the
   // isolate is written off and the block ends as a memory error.
@@ -72,24 +73,39 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
     memoryLimit: limitMb,
     onCatastrophicError: () => {
       if (live) return writeOff(live, "catastrophe");
-      lostEarly ??= "catastrophe";
+      // While the isolate is set up: the set-up fails (it races `broken`).
       callbacks.lost("catastrophe");
       reject(new Error("catastrophic isolate error"));
     },
   }));
-  const context = await isolate.createContext();
-  const global = context.global;
-  await global.set(HOST_CALLBACKS.output, new ivm.Callback((text: unknown) => callbacks.output(text)));
-  await global.set(HOST_CALLBACKS.final, new ivm.Callback((json: unknown) => callbacks.final(json)));
-  await global.set(
-    HOST_CALLBACKS.callStart,
-    new ivm.Callback((name: unknown, args: unknown, id: unknown) => void (live && callbacks.callStart(live, name, args, id))),
-  );
-  const runtime = (await context.eval(GUEST_RUNTIME_SOURCE, { filename: "rlmkit-runtime.js", reference: true })) as ivm.Reference;
+  // A catastrophe during set-up may leave isolated-vm's promises pending for good: the set-up stops waiting then, or at a deadline.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`a new sandbox isolate did not start within ${SET_UP_WITHIN_MS} ms`)), SET_UP_WITHIN_MS)));
+  deadline.catch(() => undefined);
+  const setUp = <T>(work: Promise<T>): Promise<T> => Promise.race([work, broken, deadline]);
+  let context: ivm.Context;
   const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
-  for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await runtime.get(name, { reference: true })) as ivm.Reference;
-  runtime.release();
-  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, reject, limitMb, repl: new ReplState(), lost: lostEarly, onLost: callbacks.lost };
+  try {
+    context = await setUp(isolate.createContext());
+    const global = context.global;
+    await setUp(global.set(HOST_CALLBACKS.output, new ivm.Callback((text: unknown) => callbacks.output(text))));
+    await setUp(global.set(HOST_CALLBACKS.final, new ivm.Callback((json: unknown) => callbacks.final(json))));
+    await setUp(
+      global.set(
+        HOST_CALLBACKS.callStart,
+        new ivm.Callback((name: unknown, args: unknown, id: unknown) => void (live && callbacks.callStart(live, name, args, id))),
+      ),
+    );
+    const runtime = (await setUp(context.eval(GUEST_RUNTIME_SOURCE, { filename: "rlmkit-runtime.js", reference: true }))) as ivm.Reference;
+    for (const name of RUNTIME_ENTRY_POINTS) entries[name] = (await setUp(runtime.get(name, { reference: true }))) as ivm.Reference;
+    runtime.release();
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, reject, limitMb, repl: new ReplState(), lost: undefined, onLost: callbacks.lost };
   return live;
 }
 
@@ -106,17 +122,30 @@ export function writeOff(live: Live, why: LostReason): void {
 }
 
 /**
+ * Calls `fn` after `ms`, and one event-loop turn later, unless cancelled by then: an
+ * answer that was already waiting when the timer ran (a host busy for that long) is
+ * delivered first.
+ */
+export function afterGrace(ms: number, fn: () => void): () => void {
+  let cancelled = false;
+  const timer = setTimeout(() => setImmediate(() => cancelled || fn()), ms);
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
  * Waits for an operation on an isolate for at most `ms`; an isolate that has not
  * answered by then is written off as stuck. Rejects as soon as the isolate is
  * written off, for whatever reason.
  */
 export async function answerWithin<T>(live: Live, work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>(() => (timer = setTimeout(() => writeOff(live, "stuck"), ms)));
+  const cancel = afterGrace(ms, () => writeOff(live, "stuck"));
   try {
-    return await Promise.race([work, live.broken, deadline]);
+    return await Promise.race([work, live.broken]);
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }
 

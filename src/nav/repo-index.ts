@@ -112,9 +112,11 @@ export class RepositoryIndex {
   /**
    * Where a search leaves a trigram filter for each file it reads whole that the index
    * knows nothing of for that version: kept beside the records and written to the disk
-   * cache, so the next process's first search can skip the file.
+   * cache, so the next process's first search can skip the file. Without a disk cache, none:
+   * the workers soon hold every text, and the filters would be made for nothing.
    */
-  async filterSink(): Promise<FilterSink> {
+  async filterSink(): Promise<FilterSink | undefined> {
+    if (this.#options.cacheDir === false) return undefined;
     const cache = await this.#loadCacheContents();
     return {
       wants: (file) => this.#current(file, cache) === undefined,

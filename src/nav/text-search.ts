@@ -231,10 +231,12 @@ export class TextSearchEngine {
   }
 
   // Sends each worker the request with its share of the files (the share itself only when it changed),
-  // and, before the workers hold the texts, which of its files to make filters of for `learn`.
+  // and which of its files to make filters of for `learn`.
   #sendShares(files: readonly SearchFile[], request: object, deadline: number, watchStalls: boolean, background = false, learn?: FilterSink): Promise<Reply[]> {
+    // Files the workers read from disk: all of them before they hold the texts, and a new list's new or changed ones after.
+    const newList = this.#parts?.files !== files;
     const parts = this.#partition(files);
-    const flags = learn && !this.#workersLoaded ? learnFlags(files, parts, learn) : [];
+    const flags = learn && (!this.#workersLoaded || newList) ? learnFlags(files, parts, learn) : [];
     return this.#send(
       parts.length,
       (slot, index) => {

@@ -87,6 +87,21 @@ describe("filters a search leaves for the next process", () => {
     }
   });
 
+  test("a search that starts on the cache's file list learns the files the walk adds", async () => {
+    const pattern = String.raw`num\w+ 1`;
+    await searchOnce(pattern, { regex: true });
+    await fs.writeFile(path.join(dir, "new.py"), 'x = "alpha number 99"\n');
+    // Starts on the cached list, then runs again over the walked files, the new one among them.
+    await searchOnce(pattern, { regex: true });
+    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
+    try {
+      expect(cache.filters.has("new.py")).toBe(true);
+    } finally {
+      cache.close();
+    }
+    expect(await filesRead("zebra")).toEqual(["m5.py"]);
+  });
+
   test("a process that analysed every file keeps records only", async () => {
     const nav = await createNavTools(dir, { cacheDir, searchTimeoutMs: 10_000 });
     try {

@@ -64,6 +64,14 @@ export const HOSTILE_ROWS: readonly HostileRow[] = [
     inProcess: "bounded in time",
   },
   {
+    label: "the same BigInt under a 16 MB limit (the heap limit, not the watchdog, disposes the isolate first)",
+    code: 'BigInt("1".repeat(3e7))',
+    timeoutMs: 500,
+    memoryLimitMb: 16,
+    kinds: ["memory", "timeout"],
+    inProcess: "bounded in time",
+  },
+  {
     label: "a string doubled to 2^28 characters and returned with FINAL",
     code: 'let s = "x"; while (s.length < 2 ** 28) s += s; FINAL(s)',
     timeoutMs: 500,
