@@ -282,14 +282,14 @@ export class RepositoryIndex {
   async flush(): Promise<void> {
     if (!this.#dirty || this.#options.cacheDir === false) return;
     this.#dirty = false;
-    const cached = await this.#loadCache();
+    const cache = await this.#loadCacheContents();
     const walk = this.#ensureWalk();
     const merged = new Map<string, FileRecord>();
-    for (const [key, record] of cached) if (walk.files.has(key)) merged.set(key, record);
+    for (const [key, record] of cache.records) if (walk.files.has(key)) merged.set(key, record);
     for (const [key, record] of this.#records) merged.set(key, record);
     // Filters of files as the walk lists them, unless a record of that version is kept.
     const filters = new Map<string, FileFilter>();
-    for (const source of [(await this.#loadCacheContents()).filters, this.#filters]) {
+    for (const source of [cache.filters, this.#filters]) {
       for (const [key, filter] of source) {
         const walked = walk.files.get(key);
         const record = merged.get(key);
