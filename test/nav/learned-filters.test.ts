@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ReadRule } from "../../src/access/read-rule.ts";
 import { createNavTools, DEFAULT_MAX_FILE_BYTES, type NavSearchOptions } from "../../src/nav/index.ts";
-import { indexCacheFile, readIndexCache } from "../../src/nav/index-cache.ts";
+import { indexCacheFile, readIndexCache, type IndexCache } from "../../src/nav/index-cache.ts";
 import { RepositoryIndex } from "../../src/nav/repo-index.ts";
 import { literalTrigrams } from "../../src/nav/trigram-filter.ts";
 
@@ -42,6 +42,16 @@ async function searchOnce(query: string, options: NavSearchOptions): Promise<voi
   }
 }
 
+// What the disk cache holds now, as `look` sees it.
+async function inCache<T>(look: (cache: IndexCache) => T): Promise<T> {
+  const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
+  try {
+    return look(cache);
+  } finally {
+    cache.close();
+  }
+}
+
 // The files the next process's first search for `literal` would read, by the index's filters.
 async function filesRead(literal: string): Promise<string[]> {
   const index = new RepositoryIndex(dir, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(dir) });
@@ -60,14 +70,13 @@ describe("filters a search leaves for the next process", () => {
   ])("%s: every file it read gets one; the binary file is known as binary", async ([, query, options]) => {
     expect(await filesRead("zebra")).toHaveLength(25);
     await searchOnce(query, options);
-    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
-    try {
-      // Files with matches were analysed (records); every other file has a filter of its own.
-      expect(cache.records.size + cache.filters.size).toBe(25);
-      expect(cache.filters.get("blob.bin")).toMatchObject({ binary: true, grams: undefined });
-    } finally {
-      cache.close();
-    }
+    // Files with matches were analysed (records); every other file has a filter of its own.
+    expect(await inCache((cache) => cache.records.size + cache.filters.size)).toBe(25);
+    const blob = await inCache((cache) => {
+      const filter = cache.filters.get("blob.bin");
+      return filter && { binary: filter.binary, grams: filter.grams };
+    });
+    expect(blob).toEqual({ binary: true, grams: undefined });
     expect(await filesRead("zebra")).toEqual(["m5.py"]);
   });
 
@@ -93,12 +102,7 @@ describe("filters a search leaves for the next process", () => {
     await fs.writeFile(path.join(dir, "new.py"), 'x = "alpha number 99"\n');
     // Starts on the cached list, then runs again over the walked files, the new one among them.
     await searchOnce(pattern, { regex: true });
-    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
-    try {
-      expect(cache.filters.has("new.py")).toBe(true);
-    } finally {
-      cache.close();
-    }
+    expect(await inCache((cache) => cache.filters.has("new.py"))).toBe(true);
     expect(await filesRead("zebra")).toEqual(["m5.py"]);
   });
 
@@ -110,12 +114,7 @@ describe("filters a search leaves for the next process", () => {
     } finally {
       await nav.close();
     }
-    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
-    try {
-      expect([cache.records.size, cache.filters.size]).toEqual([25, 0]);
-    } finally {
-      cache.close();
-    }
+    expect(await inCache((cache) => [cache.records.size, cache.filters.size])).toEqual([25, 0]);
   });
 
   test("a filter of a file that was analysed later gives way to its record", async () => {
@@ -126,12 +125,7 @@ describe("filters a search leaves for the next process", () => {
     } finally {
       await nav.close();
     }
-    const cache = await readIndexCache(indexCacheFile(cacheDir, dir), DEFAULT_MAX_FILE_BYTES);
-    try {
-      expect([cache.records.size, cache.filters.size]).toEqual([25, 0]);
-    } finally {
-      cache.close();
-    }
+    expect(await inCache((cache) => [cache.records.size, cache.filters.size])).toEqual([25, 0]);
     expect(await filesRead("zebra")).toEqual(["m5.py"]);
   });
 });
