@@ -4,10 +4,21 @@ import type { WorkerMatches } from "./search-matches.ts";
 import type { TextSearchRequest } from "./text-search.ts";
 import fs from "node:fs";
 import { filterOfBytes, type FilterSink } from "./file-filters.ts";
-import { escapeRegExp, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type SearchFile } from "./text-scan.ts";
+import { lineRegex } from "./line-regex.ts";
+import { compileLinePattern, escapeRegExp, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
+import { GuardTimeout, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
 const YIELD_EVERY_BYTES = 8 * 1024 * 1024;
+// A pattern scans the texts read in batches of about this many characters, each batch under the
+// time guard (which costs about 0.1 ms a run): 7 batches for Python's standard library.
+const GUARDED_BATCH_CHARS = 4 * 1024 * 1024;
+/**
+ * The time a pattern may take on the calling thread, all batches together, before
+ * the search gives it up and runs on the workers instead (as a worker gives up the
+ * backtracking engine after this much CPU time without progress; see `STALL_MS`).
+ */
+export const HERE_PATTERN_BUDGET_MS = 300;
 
 /** Why a search on this thread stopped early. */
 export class ScanStopped extends Error {
@@ -19,31 +30,45 @@ export class ScanStopped extends Error {
 }
 
 /**
- * A literal search on the calling thread, for the first search of a process:
- * the search workers would first have to start (tens of milliseconds each) and
+ * True when a search can run on the calling thread: a literal, or a regular
+ * expression that compiles and has no repeated group holding a repetition or
+ * an alternation (those run on the workers' linear-time engine from the start).
+ */
+export function runsHere(request: Pick<TextSearchRequest, "regex" | "query" | "caseSensitive">): boolean {
+  if (!request.regex) return true;
+  const pattern = lineRegex(request.query, request.caseSensitive);
+  return !("error" in pattern) && !pattern.nestedRepetition;
+}
+
+/**
+ * A search on the calling thread, for the first search of a process: the
+ * search workers would first have to start (tens of milliseconds each) and
  * read and decode every file. Here each file's bytes are read once and tested
- * for the literal before anything is decoded, and only the files that hold it
- * are decoded and scanned, by the same code the workers run (text-scan.ts), so
- * the lines are the same. A literal search runs in linear time, so it needs no
- * worker to be stopped; regular expressions always run in the workers.
+ * for the literal (a literal query, or the literal every match of the pattern
+ * holds) before anything is decoded, and only the files that may hold it are
+ * decoded and scanned, by the same code the workers run (text-scan.ts), so the
+ * lines are the same. A literal search runs in linear time; a pattern runs on
+ * V8's backtracking engine under a {@link TimeGuard} of
+ * {@link HERE_PATTERN_BUDGET_MS}, which stops even a catastrophic one.
  *
  * @param stop - checked between files: the deadline passed or the search was cancelled
  * @param mayHoldFile - false for a file that cannot hold the literal (the index's trigram filter): it is not read
  * @param learn - gets a trigram filter of each file read whole that it wants
+ * @returns the matches, or `undefined` when the pattern ran out of its time here (the caller runs the search on the workers)
  */
-export async function literalSearchHere(
+export async function searchHere(
   files: readonly SearchFile[],
   request: TextSearchRequest,
   stop: () => ScanStopped | undefined,
   mayHoldFile?: (file: SearchFile) => boolean,
   learn?: FilterSink,
-): Promise<WorkerMatches> {
-  if (request.regex) throw new Error("only literal searches run on the calling thread");
+): Promise<WorkerMatches | undefined> {
   const sink = new MatchSink();
   const wanted = request.limit + 1;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
-  const plan = scanPlan(request.query, request.caseSensitive, undefined, undefined);
-  const mayHold = bytePrefilter(request.query, request.caseSensitive);
+  const { plan, literal } = planOf(request);
+  const mayHold = literal === undefined ? () => true : bytePrefilter(literal, request.caseSensitive);
+  const batch = plan.pattern ? new GuardedBatch(plan, sink, wanted, new TimeGuard(HERE_PATTERN_BUDGET_MS)) : undefined;
   const changed: number[] = [];
   const reader = new ScratchReader(request.maxFileBytes);
   let searchedFiles = 0;
@@ -60,7 +85,10 @@ export async function literalSearchHere(
     if (bytes === null || looksBinary(bytes)) continue;
     searchedFiles++;
     // The lines found are slices of the decoded text, which lives as long as they do (the repository is small).
-    if (mayHold(bytes)) scanText(index, { text: bytes.toString("utf8") }, plan, sink, wanted);
+    if (mayHold(bytes)) {
+      if (!batch) scanText(index, { text: bytes.toString("utf8"), once: true }, plan, sink, wanted);
+      else if (!batch.add(index, bytes.toString("utf8"))) return undefined;
+    }
     const stopped = stop();
     if (stopped) throw stopped;
     sinceYield += bytes.length;
@@ -69,7 +97,61 @@ export async function literalSearchHere(
       await nextTurn();
     }
   }
+  if (batch && !batch.flush()) return undefined;
   return { ...sink.result(), searchedFiles, changed };
+}
+
+// What the search scans for, and the literal a file must hold to be scanned (none: every file is).
+function planOf(request: TextSearchRequest): { plan: ScanPlan; literal: string | undefined } {
+  if (!request.regex) return { plan: scanPlan(request.query, request.caseSensitive, undefined, undefined), literal: request.query };
+  const pattern = lineRegex(request.query, request.caseSensitive);
+  if ("error" in pattern) throw new Error(pattern.error);
+  return { plan: scanPlan(request.query, request.caseSensitive, compileLinePattern(pattern, false, true), pattern.literal), literal: pattern.literal };
+}
+
+/** Texts waiting to be scanned by a pattern, in batches under a time guard. */
+class GuardedBatch {
+  readonly #plan: ScanPlan;
+  readonly #sink: MatchSink;
+  readonly #wanted: number;
+  readonly #guard: TimeGuard;
+  #indexes: number[] = [];
+  #texts: string[] = [];
+  #chars = 0;
+
+  constructor(plan: ScanPlan, sink: MatchSink, wanted: number, guard: TimeGuard) {
+    this.#plan = plan;
+    this.#sink = sink;
+    this.#wanted = wanted;
+    this.#guard = guard;
+  }
+
+  /** Adds a text (scanning the batch when it is full); false when the guard's time ran out. */
+  add(fileIndex: number, text: string): boolean {
+    this.#indexes.push(fileIndex);
+    this.#texts.push(text);
+    this.#chars += text.length;
+    return this.#chars < GUARDED_BATCH_CHARS || this.flush();
+  }
+
+  /** Scans the texts waiting; false when the guard's time ran out (what the sink holds is then incomplete). */
+  flush(): boolean {
+    if (this.#texts.length === 0) return true;
+    const indexes = this.#indexes;
+    const texts = this.#texts;
+    this.#indexes = [];
+    this.#texts = [];
+    this.#chars = 0;
+    try {
+      this.#guard.run(() => {
+        for (let at = 0; at < texts.length && this.#sink.count < this.#wanted; at++) scanText(indexes[at]!, { text: texts[at]!, once: true }, this.#plan, this.#sink, this.#wanted);
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof GuardTimeout) return false;
+      throw error;
+    }
+  }
 }
 
 /**

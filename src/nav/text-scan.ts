@@ -13,6 +13,11 @@ export interface ScannedText {
   readonly text: string;
   /** Where each line starts, made on the first scan that matches in the text and kept with it. */
   lineStarts?: Int32Array;
+  /**
+   * Scanned once and dropped (a first search on the calling thread): no line starts are
+   * made; a hit's line is found around it, and lines are counted only up to a match.
+   */
+  readonly once?: boolean;
 }
 
 /** A file as a search reads it: its path from the repository root (with `/`), and the size and mtime the index knows. */
@@ -158,17 +163,40 @@ function collectLineMatches(
   const end = text.endsWith("\n") ? text.length - 1 : text.length;
   let hit = text.length === 0 ? -1 : find(0);
   if (hit === -1) return;
-  const starts = (entry.lineStarts ??= lineStartsOf(text));
+  const starts = entry.once ? undefined : (entry.lineStarts ??= lineStartsOf(text));
   let line = 0;
+  // Without line starts: the offset up to which lines were counted (`line` is the line there).
+  let counted = 0;
   while (hit !== -1 && hit <= end && sink.count < wanted) {
-    line = lineAt(starts, hit, line);
-    const lineStart = starts[line]!;
-    const lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+    let lineStart: number;
+    let lineEnd: number;
+    if (starts) {
+      line = lineAt(starts, hit, line);
+      lineStart = starts[line]!;
+      lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+    } else {
+      lineStart = hit === 0 ? 0 : text.lastIndexOf("\n", hit - 1) + 1;
+      lineEnd = text.indexOf("\n", hit);
+      if (lineEnd === -1) lineEnd = text.length;
+    }
     const position = inLine ? inLine(lineStart, lineEnd) : hit;
-    if (position !== -1) sink.push(fileIndex, line + 1, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
+    if (position !== -1) {
+      if (!starts) {
+        line += newlinesBetween(text, counted, lineStart);
+        counted = lineStart;
+      }
+      sink.push(fileIndex, line + 1, position - lineStart + 1, lineText(text, lineStart, lineEnd, position));
+    }
     if (lineEnd >= end) break;
     hit = find(lineEnd + 1);
   }
+}
+
+// The line feeds in text[from, to).
+function newlinesBetween(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let newline = text.indexOf("\n", from); newline !== -1 && newline < to; newline = text.indexOf("\n", newline + 1)) count++;
+  return count;
 }
 
 /** The offset where each line starts (the first is 0). */

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
-import { literalSearchHere, ScanStopped } from "./first-search.ts";
+import { runsHere, ScanStopped, searchHere } from "./first-search.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";
 import { learnFlags, partitionFiles, type FileShare, type Part } from "./search-shares.ts";
@@ -44,7 +44,7 @@ export interface WorkerSearchRequest extends TextSearchRequest {
 /** Search workers started: one per core, at most this many. */
 export const MAX_SEARCH_WORKERS = 4;
 /**
- * The most bytes of files a first literal search reads on the calling thread. Measured on
+ * The most bytes of files a first search reads on the calling thread. Measured on
  * Python's standard library (28 MB): a rare literal took 100-110 ms there against 140-150 ms
  * on two workers, which must start first; on a 50,000-file installation (about 600 MB read)
  * the workers, reading side by side, were as fast or faster.
@@ -78,8 +78,8 @@ class Stalled extends Error {}
  * a worker that stalls on one file is terminated and the search runs again
  * on V8's linear-time engine. Each search has a time limit; when it runs out
  * the workers are terminated and the search answers with an error value.
- * A first literal search in a small repository runs on the calling thread
- * instead (see `literalSearchHere`), and the workers read the files after it.
+ * A first search in a small repository runs on the calling thread instead
+ * (see `searchHere`), and the workers read the files after it.
  */
 export class TextSearchEngine {
   readonly #timeoutMs: number;
@@ -101,9 +101,9 @@ export class TextSearchEngine {
 
   /**
    * Runs one search over `files` (searches run one at a time, in call order).
-   * A literal search before the workers hold any text runs on this thread
-   * (see `literalSearchHere`) when the files it must read are few enough, and
-   * the workers then read their files in the background. `mayHold`, when given,
+   * A search before the workers hold any text runs on this thread (see
+   * `searchHere`) when the files it must read are few enough and its pattern, if
+   * any, finishes there within its time; the workers then read their files in the background. `mayHold`, when given,
    * is false for files that cannot hold the literal (the index's trigram
    * filters): until the workers hold every text, a search reads only the others
    * (and the workers then read every file in the background). `learn`, when given,
@@ -112,11 +112,12 @@ export class TextSearchEngine {
   search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult> {
     return this.#enqueue(async () => {
       const generation = this.#generation;
-      let result: TextSearchResult;
-      if (this.#searchesHere(files, request, mayHold)) result = await this.#searchHere(files, request, mayHold, learn);
-      else if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request, true, learn);
-      // On workers that hold no text yet: only the files that may hold the literal, and every file after.
-      else result = await this.#runSearch(files.filter(mayHold), request, false, learn);
+      let result = this.#searchesHere(files, request, mayHold) ? await this.#searchHere(files, request, mayHold, learn) : undefined;
+      if (result === undefined) {
+        if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request, true, learn);
+        // On workers that hold no text yet: only the files that may hold the literal, and every file after.
+        result = await this.#runSearch(files.filter(mayHold), request, false, learn);
+      }
       // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
       if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }, learn) : Promise.resolve()), true);
       return result;
@@ -142,17 +143,17 @@ export class TextSearchEngine {
   }
 
   /** True when a search of these files would run on the workers (not on this thread). */
-  runsOnWorkers(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean): boolean {
+  runsOnWorkers(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean): boolean {
     return !this.#searchesHere(files, request, mayHold);
   }
 
   /**
    * Starts the workers ahead of a search that will run on them, so they load while
-   * the caller walks the repository (a literal search before they hold any text may
-   * run on this thread instead, and starts them only if it does not).
+   * the caller walks the repository (a search before they hold any text may run
+   * on this thread instead, and starts them only if it does not).
    */
-  warm(request: Pick<TextSearchRequest, "regex">): void {
-    if (request.regex || this.#workersLoaded) this.#ensureSlots(this.#workerCount);
+  warm(request: Pick<TextSearchRequest, "regex" | "query" | "caseSensitive">): void {
+    if (!runsHere(request) || this.#workersLoaded) this.#ensureSlots(this.#workerCount);
   }
 
   /** Stops the workers; a later search starts new ones. */
@@ -175,10 +176,10 @@ export class TextSearchEngine {
     return result;
   }
 
-  // A literal search before the workers hold any text, with few enough bytes to read that one
+  // A search before the workers hold any text, with few enough bytes to read that one
   // thread reads them faster than workers start (more are read by every worker at once).
-  #searchesHere(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean): boolean {
-    if (request.regex || this.#workersLoaded) return false;
+  #searchesHere(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean): boolean {
+    if (this.#workersLoaded || !runsHere(request)) return false;
     let bytes = 0;
     for (const file of files) {
       if (file.size <= request.maxFileBytes && (!mayHold || mayHold(file))) bytes += file.size;
@@ -188,14 +189,15 @@ export class TextSearchEngine {
     return true;
   }
 
-  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult> {
+  // The search on this thread, or undefined when its pattern ran out of time there.
+  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult | undefined> {
     const deadline = Date.now() + this.#timeoutMs;
     let cancelled = false;
     const cancel = () => void (cancelled = true);
     this.#cancels.add(cancel);
     try {
-      const reply = await literalSearchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined), mayHold, learn);
-      return mergeMatches(files, [reply], request.limit);
+      const reply = await searchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined), mayHold, learn);
+      return reply && mergeMatches(files, [reply], request.limit);
     } catch (error) {
       if (error instanceof ScanStopped) return { error: error.reason === "timeout" ? this.#timeoutMessage(request) : `search failed: ${CANCELLED}` };
       return { error: `search failed: ${redactHostPaths(String((error as Error)?.message ?? error))}` };
@@ -373,5 +375,8 @@ export class TextSearchEngine {
 
 
 class TimeoutError extends Error {}
+
+// What decides whether a search may run on this thread.
+type HereTest = Pick<TextSearchRequest, "regex" | "query" | "caseSensitive" | "maxFileBytes">;
 
 const CANCELLED = "the search was cancelled because the navigation tools were closed";

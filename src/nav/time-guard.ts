@@ -1,0 +1,49 @@
+import vm from "node:vm";
+
+/** Thrown by {@link TimeGuard.run} when the guard's time ran out (the work was stopped). */
+export class GuardTimeout extends Error {
+  constructor() {
+    super("the time guard's budget ran out");
+  }
+}
+
+// Node stops a `vm` call that outlives its `timeout` by terminating the thread's JavaScript, which
+// V8 also checks for while a regular expression backtracks; host functions the call makes run under it.
+const TIMEOUT_CODE = "ERR_SCRIPT_EXECUTION_TIMEOUT";
+
+/**
+ * A time budget for synchronous work on the calling thread, enforced from
+ * another thread: each {@link run} is stopped when the budget left runs out,
+ * even inside a regular expression that backtracks catastrophically (where no
+ * JavaScript check between steps could run). Each run costs about 0.1 ms (a
+ * watchdog thread), so callers batch their work.
+ *
+ * Stopped work is cut short anywhere: give it only work whose partial results
+ * are thrown away, and no resources to release (no open files).
+ */
+export class TimeGuard {
+  readonly #context = vm.createContext({ work: undefined as (() => unknown) | undefined });
+  readonly #script = new vm.Script("work()");
+  #leftMs: number;
+
+  /** @param budgetMs - the time all runs together may take */
+  constructor(budgetMs: number) {
+    this.#leftMs = budgetMs;
+  }
+
+  /** Runs `work` and returns its result, or throws {@link GuardTimeout} when the budget ran out. */
+  run<T>(work: () => T): T {
+    if (this.#leftMs <= 0) throw new GuardTimeout();
+    const started = performance.now();
+    this.#context.work = work;
+    try {
+      return this.#script.runInContext(this.#context, { timeout: Math.max(1, Math.ceil(this.#leftMs)) }) as T;
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === TIMEOUT_CODE) throw new GuardTimeout();
+      throw error;
+    } finally {
+      this.#context.work = undefined;
+      this.#leftMs -= performance.now() - started;
+    }
+  }
+}
