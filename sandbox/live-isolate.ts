@@ -8,6 +8,8 @@ export type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
 
 /** How long a new isolate may take to set up its context and runtime. */
 const SET_UP_WITHIN_MS = 10_000;
+/** How long the host waits for an isolate that runs no block (heap statistics, the memory check after a block, at least a compile) before writing it off as stuck. */
+export const CHECK_WITHIN_MS = 5_000;
 
 /** One isolate with its context, the runtime's entry points and its in-flight host calls. */
 export interface Live {
