@@ -1,12 +1,13 @@
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import type { NavSymbol } from "./symbol.ts";
+import { decodeSpans, decodeSymbols, encodeSymbolPiece, spansOf, type SymbolSpans } from "./symbol-piece.ts";
 import type { PieceAt, SymbolPieces } from "./symbol-store.ts";
 
 /** A file record without its symbols and trigram filter: what the cache's metadata file holds of it. */
 export type StoredRecord = Omit<FileRecord, "symbols" | "grams">;
 
-/** Where a record's symbols JSON is: bytes in memory, or a piece of an open symbols file. */
+/** Where a record's symbol piece (see symbol-piece.ts) is: bytes in memory, or a piece of an open symbols file. */
 export type SymbolsSource = Uint8Array | { readonly pieces: SymbolPieces; readonly at: PieceAt };
 
 /** Where a record's trigram filter is: bytes in memory, a piece of the cache's filter file, or none. */
@@ -16,10 +17,11 @@ export type GramsSource =
   | undefined;
 
 /**
- * A record whose symbols are parsed from their JSON text (UTF-8 bytes, kept
- * outside the JavaScript heap or in a symbols file) only when first read; the
- * bytes are also what the cache writes back, untouched. A class, not a closure
- * and a property getter per record: a warm start makes 50,000 of them.
+ * A record whose symbols are parsed from their piece (UTF-8 bytes, kept outside
+ * the JavaScript heap or in a symbols file) only when first read, and whose spans
+ * (all a search needs) are parsed without them; the bytes are also what the
+ * cache writes back, untouched. A class, not a closure and a property getter
+ * per record: a warm start makes 50,000 of them.
  */
 class LazySymbolsRecord implements FileRecord {
   readonly path: string;
@@ -33,6 +35,7 @@ class LazySymbolsRecord implements FileRecord {
   readonly symbolCount: number;
   #source: SymbolsSource;
   #parsed: NavSymbol[] | undefined;
+  #spans: SymbolSpans | undefined;
   #grams: GramsSource;
 
   constructor(stored: StoredRecord, source: SymbolsSource, grams: GramsSource) {
@@ -50,17 +53,20 @@ class LazySymbolsRecord implements FileRecord {
   }
 
   get symbols(): readonly NavSymbol[] {
-    if (this.#parsed) return this.#parsed;
-    const raw = this.symbolsJson();
-    return (this.#parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")) as NavSymbol[]);
+    return (this.#parsed ??= decodeSymbols(this.piece()));
+  }
+
+  /** The symbols' spans, parsed from the piece without the symbols (once; kept for later searches). */
+  spans(): SymbolSpans {
+    return (this.#spans ??= this.#parsed ? spansOf(this.#parsed) : decodeSpans(this.piece()));
   }
 
   get grams(): Uint8Array | undefined {
     return gramsOf(this.#grams);
   }
 
-  /** The symbols' JSON text as UTF-8 bytes (for a piece of a file, valid until the next read of that file). */
-  symbolsJson(): Uint8Array {
+  /** The symbol piece as UTF-8 bytes (for a piece of a file, valid until the next read of that file). */
+  piece(): Uint8Array {
     const source = this.#source;
     return source instanceof Uint8Array ? source : source.pieces.read(source.at);
   }
@@ -114,7 +120,17 @@ export function metadata(record: FileRecord): StoredRecord {
   return stored as unknown as StoredRecord;
 }
 
-/** The record's symbols as the JSON text the cache stores (UTF-8 bytes). */
-export function symbolsBytes(record: FileRecord): Uint8Array {
-  return record instanceof LazySymbolsRecord ? record.symbolsJson() : Buffer.from(JSON.stringify(record.symbols), "utf8");
+/** The record's symbols as the piece the cache stores (see symbol-piece.ts). */
+export function symbolPiece(record: FileRecord): Uint8Array {
+  return record instanceof LazySymbolsRecord ? record.piece() : encodeSymbolPiece(record.symbols);
+}
+
+const spansOfSymbols = new WeakMap<readonly NavSymbol[], SymbolSpans>();
+
+/** The spans of the record's symbols (see symbol-piece.ts): from its piece, without parsing the symbols, when it has one. */
+export function symbolSpans(record: FileRecord): SymbolSpans {
+  if (record instanceof LazySymbolsRecord) return record.spans();
+  let spans = spansOfSymbols.get(record.symbols);
+  if (!spans) spansOfSymbols.set(record.symbols, (spans = spansOf(record.symbols)));
+  return spans;
 }

@@ -3,14 +3,14 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import fsSync from "node:fs";
-import { metadata, symbolsBytes, withLazyGrams, withLazySymbols, type StoredRecord } from "./cached-record.ts";
+import { metadata, symbolPiece, withLazyGrams, withLazySymbols, type StoredRecord } from "./cached-record.ts";
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import { comparePaths } from "./repo-walk.ts";
 import { openCacheFile, readFully, SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 9;
+export const INDEX_CACHE_VERSION = 10;
 
 // The cache is three files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count, and the lengths of its symbols and trigram filter):
@@ -247,7 +247,7 @@ function writeSymbolLines(target: string, writeId: string, records: readonly Fil
   return writeChunks(target, (function* () {
     yield `${writeId}\n`;
     for (let index = 0; index < records.length; index++) {
-      const bytes = symbolsBytes(records[index]!);
+      const bytes = symbolPiece(records[index]!);
       lengths[index] = bytes.byteLength;
       yield bytes;
       yield LINE_END;

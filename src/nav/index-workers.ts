@@ -28,10 +28,10 @@ export interface AnalysisBatch {
   readonly files: readonly AnalysisTask[];
 }
 
-/** One analysed file, its symbols still as the JSON text (UTF-8) the cache stores. */
+/** One analysed file, its symbols still as the piece (UTF-8, see symbol-piece.ts) the cache stores. */
 export interface AnalysisResult {
   readonly record: Omit<FileRecord, "symbols">;
-  readonly symbolsJson: Uint8Array;
+  readonly symbolPiece: Uint8Array;
 }
 
 /** How many index workers to start on this machine. */

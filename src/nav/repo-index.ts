@@ -252,8 +252,8 @@ export class RepositoryIndex {
     const spill = this.#options.cacheDir === false ? undefined : openSpill(this.#options.cacheDir);
     if (spill) this.#spills.push(spill);
     await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
-      const at = spill?.append(result.symbolsJson);
-      const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolsJson, result.record.grams);
+      const at = spill?.append(result.symbolPiece);
+      const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolPiece, result.record.grams);
       this.#records.set(record.path, record);
       this.#analyzed++;
       this.#dirty = true;
