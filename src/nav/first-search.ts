@@ -5,7 +5,8 @@ import type { TextSearchRequest } from "./text-search.ts";
 import fs from "node:fs";
 import { filterOfBytes, type FilterSink } from "./file-filters.ts";
 import { lineRegex } from "./line-regex.ts";
-import { compileLinePattern, escapeRegExp, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
+import { escapeRegExp } from "./literal-finder.ts";
+import { compileLinePattern, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import { GuardTimeout, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { looksBinary } from "./file-rules.ts";
 import type { LineRegex } from "./line-regex.ts";
+import { literalFinder, type Finder } from "./literal-finder.ts";
 import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
 
 /** A file's text as a scan needs it. */
@@ -50,9 +51,6 @@ export function readSearchBytes(root: string, file: SearchFile): { readonly byte
 export function decodeSearchText(bytes: Buffer): string | null {
   return looksBinary(bytes) ? null : bytes.toString("utf8");
 }
-
-/** Where `literal` next occurs in a text at or after `from`, or -1. */
-export type Finder = (text: string, from: number) => number;
 
 /** What a scan looks for: a literal (`find`), a line pattern, or a pattern run only on the lines that hold its literal. */
 export interface ScanPlan {
@@ -106,19 +104,6 @@ export function compileLinePattern(pattern: LineRegex, linear: boolean, global: 
   }
 }
 
-/**
- * A literal is found with indexOf, or, ignoring case, with a regular expression of it with the `i`
- * flag: as fast on V8 as indexOf over a lower-cased copy (which would double the memory kept),
- * and with JavaScript's case-insensitive matching (σ, ς and Σ match each other, as with ripgrep's -i).
- */
-export function literalFinder(literal: string, caseSensitive: boolean): Finder {
-  if (caseSensitive) return (text, from) => text.indexOf(literal, from);
-  const pattern = new RegExp(escapeRegExp(literal), "gi");
-  return (text, from) => {
-    pattern.lastIndex = from;
-    return pattern.exec(text)?.index ?? -1;
-  };
-}
 
 /** The scan plan of a search: its literal (a literal query, or the literal every match of the pattern holds) and its pattern. */
 export function scanPlan(query: string, caseSensitive: boolean, pattern: RegExp | undefined, patternLiteral: string | undefined): ScanPlan {
@@ -231,9 +216,4 @@ function lineText(text: string, lineStart: number, lineEnd: number, position: nu
   const from = Math.max(lineStart, position - LINE_TEXT_MAX / 3);
   const to = Math.min(end, from + LINE_TEXT_MAX);
   return `${from > lineStart ? "…" : ""}${text.slice(from, to)}${to < end ? "…" : ""}`;
-}
-
-/** The text with every regular-expression syntax character escaped. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
