@@ -44,6 +44,8 @@ export class ReadRule {
   #secretMatchers: { readonly pattern: string; readonly test: (relative: string) => boolean }[] | undefined;
   // The rules of each folder's .gitignore, by folder ("" is the root, where .git/info/exclude joins them).
   readonly #ignores = new Map<string, Ignore | null>();
+  // By folder: the folders from the root down to it that have rules, with their rules (usually none).
+  readonly #chains = new Map<string, readonly FolderRules[]>();
 
   constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES }: ReadRuleOptions = {}) {
     this.root = root;
@@ -84,33 +86,41 @@ export class ReadRule {
     if (relative !== "" && !hasGitignore && !this.#ignores.has(relative)) this.#ignores.set(relative, null);
   }
 
+  // Runs for every entry a walk lists: nothing is allocated unless the entry is refused.
   #check(relative: string, directory: boolean, asked: string): ReadRefusal | undefined {
-    const subject = relative === asked ? "it" : `its folder '${relative}'`;
-    const refused = (reason: ReadRefusalReason, why: string): ReadRefusal => ({ reason, path: relative, message: `'${asked}' may not be read: ${why}` });
-    const name = relative.slice(relative.lastIndexOf("/") + 1);
-    if (name === ".git") return refused("git", "it is in .git/, git's own data (history, remotes, credentials), not the code");
-    const rule = this.#ignoringRule(relative, directory);
-    if (rule) return refused("ignored", `${subject} is ignored by git (${rule}), and ignored files are never shown`);
+    const slash = relative.lastIndexOf("/");
+    if (relative.length - slash === 5 && relative.endsWith(".git")) return refused(relative, asked, "git", "it is in .git/, git's own data (history, remotes, credentials), not the code");
+    const rule = this.#ignoringRule(relative, slash === -1 ? "" : relative.slice(0, slash), directory);
+    if (rule) return refused(relative, asked, "ignored", `${relative === asked ? "it" : `its folder '${relative}'`} is ignored by git (${rule}), and ignored files are never shown`);
     if (!directory && this.#anySecret(relative)) {
       this.#secretMatchers ??= this.secretFiles.map((pattern) => ({ pattern, test: secretMatcher(pattern) }));
       const secret = this.#secretMatchers.find((matcher) => matcher.test(relative))!;
-      return refused("secret", `it matches the secret-file pattern '${secret.pattern}' (files that usually hold keys or passwords are never shown; the secretFiles option changes the list)`);
+      return refused(relative, asked, "secret", `it matches the secret-file pattern '${secret.pattern}' (files that usually hold keys or passwords are never shown; the secretFiles option changes the list)`);
     }
     return undefined;
   }
 
-  /** The rule (and the file it is in) that makes git ignore the entry, or `undefined`. */
-  #ignoringRule(relative: string, directory: boolean): string | undefined {
-    const folders = ["", ...ancestorFolders(relative)];
+  /** The rule (and the file it is in) that makes git ignore the entry in `parent`, or `undefined`. */
+  #ignoringRule(relative: string, parent: string, directory: boolean): string | undefined {
     let verdict: string | undefined;
-    for (const folder of folders) {
-      const rules = this.#rulesOf(folder);
-      if (!rules) continue;
+    for (const { folder, rules } of this.#chainOf(parent)) {
       const result = rules.test(`${folder ? relative.slice(folder.length + 1) : relative}${directory ? "/" : ""}`);
       if (result.ignored) verdict = `rule '${result.rule?.pattern ?? "?"}' in ${folder ? `${folder}/` : ""}.gitignore`;
       else if (result.unignored) verdict = undefined;
     }
     return verdict;
+  }
+
+  // The folders from the root down to `folder` (itself included) whose .gitignore has rules, top first.
+  #chainOf(folder: string): readonly FolderRules[] {
+    let chain = this.#chains.get(folder);
+    if (chain) return chain;
+    const slash = folder.lastIndexOf("/");
+    const above = folder === "" ? [] : this.#chainOf(slash === -1 ? "" : folder.slice(0, slash));
+    const rules = this.#rulesOf(folder);
+    chain = rules ? [...above, { folder, rules }] : above;
+    this.#chains.set(folder, chain);
+    return chain;
   }
 
   #rulesOf(folder: string): Ignore | null {
@@ -145,11 +155,13 @@ function anySecretTest(patterns: readonly string[]): (relative: string) => boole
     relative !== "" && (exact.has(relative) || (byName?.test(relative.slice(relative.lastIndexOf("/") + 1)) ?? false) || (byPath?.test(relative) ?? false));
 }
 
-/** `a/b/c` → `a`, `a/b`: the folders above an entry, top first. */
-function ancestorFolders(relative: string): string[] {
-  const folders: string[] = [];
-  for (let slash = relative.indexOf("/"); slash !== -1; slash = relative.indexOf("/", slash + 1)) folders.push(relative.slice(0, slash));
-  return folders;
+interface FolderRules {
+  readonly folder: string;
+  readonly rules: Ignore;
+}
+
+function refused(relative: string, asked: string, reason: ReadRefusalReason, why: string): ReadRefusal {
+  return { reason, path: relative, message: `'${asked}' may not be read: ${why}` };
 }
 
 function isDirectory(absolute: string): boolean {
