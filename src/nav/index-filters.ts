@@ -60,15 +60,19 @@ export function cachedFileList(cache: IndexCache, secretFiles: readonly string[]
  * record or filter says it is binary, or has a trigram filter without one of the
  * trigrams. With `restat` (the walk is older than the test), a file is `stat`ed again
  * before it is ruled out. One verdict per file object: a search asks twice (to choose
- * where it runs, then as it reads).
+ * where it runs, then as it reads); and one filter test per record or filter, which a
+ * file of the cache's list and the same file as walked share.
  */
 export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefined, trigrams: Uint32Array, restat?: (file: SearchFile) => string): (file: SearchFile) => boolean {
   const verdicts = new WeakMap<SearchFile, boolean>();
+  const filterVerdicts = new WeakMap<KnownFile, boolean>();
   const test = (file: SearchFile): boolean => {
     const known = current(file);
     if (!known) return true;
+    let holds = filterVerdicts.get(known);
     // A binary file is never searched (the search sees it too, after reading it).
-    if (!known.binary && (known.grams === undefined || mayHold(known.grams, trigrams))) return true;
+    if (holds === undefined) filterVerdicts.set(known, (holds = !known.binary && (known.grams === undefined || mayHold(known.grams, trigrams))));
+    if (holds) return true;
     if (!restat) return false;
     try {
       const now = fs.statSync(restat(file), { throwIfNoEntry: false });
