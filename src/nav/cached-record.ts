@@ -1,13 +1,13 @@
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import type { NavSymbol } from "./symbol.ts";
-import { decodeSpans, decodeSymbols, encodeSymbolPiece, spansOf, type SymbolSpans } from "./symbol-piece.ts";
+import { jsonBytes, parseJson, spansOf, spansPart, symbolsPart, type SymbolSpans } from "./symbol-piece.ts";
 import type { PieceAt, SymbolPieces } from "./symbol-store.ts";
 
 /** A file record without its symbols and trigram filter: what the cache's metadata file holds of it. */
 export type StoredRecord = Omit<FileRecord, "symbols" | "grams">;
 
-/** Where a record's symbol piece (see symbol-piece.ts) is: bytes in memory, or a piece of an open symbols file. */
+/** Where a record's symbol piece (see symbol-piece.ts), or one part of it, is: bytes in memory, or a piece of an open file. */
 export type SymbolsSource = Uint8Array | { readonly pieces: SymbolPieces; readonly at: PieceAt };
 
 /** Where a record's trigram filter is: bytes in memory, a piece of the cache's filter file, or none. */
@@ -18,9 +18,9 @@ export type GramsSource =
 
 /**
  * A record whose symbols are parsed from their piece (UTF-8 bytes, kept outside
- * the JavaScript heap or in a symbols file) only when first read, and whose spans
- * (all a search needs) are parsed without them; the bytes are also what the
- * cache writes back, untouched. A class, not a closure and a property getter
+ * the JavaScript heap or in a file) only when first read, and whose spans (all a
+ * search needs) are parsed without them; from the disk cache, the two parts come
+ * from two files. The bytes are also what the cache writes back, untouched. A class, not a closure and a property getter
  * per record: a warm start makes 50,000 of them.
  */
 class LazySymbolsRecord implements FileRecord {
@@ -33,12 +33,14 @@ class LazySymbolsRecord implements FileRecord {
   readonly large: boolean;
   readonly lines: number | null;
   readonly symbolCount: number;
+  // The piece; or, with #spansSource, its symbols part alone.
   #source: SymbolsSource;
+  #spansSource: SymbolsSource | undefined;
   #parsed: NavSymbol[] | undefined;
   #spans: SymbolSpans | undefined;
   #grams: GramsSource;
 
-  constructor(stored: StoredRecord, source: SymbolsSource, grams: GramsSource) {
+  constructor(stored: StoredRecord, source: SymbolsSource, grams: GramsSource, spansSource: SymbolsSource | undefined) {
     this.path = stored.path;
     this.size = stored.size;
     this.mtimeMs = stored.mtimeMs;
@@ -49,27 +51,37 @@ class LazySymbolsRecord implements FileRecord {
     this.lines = stored.lines;
     this.symbolCount = stored.symbolCount;
     this.#source = source;
+    this.#spansSource = spansSource;
     this.#grams = grams;
   }
 
   get symbols(): readonly NavSymbol[] {
-    return (this.#parsed ??= decodeSymbols(this.piece()));
+    return (this.#parsed ??= parseJson<NavSymbol[]>(this.symbolsJson()));
   }
 
-  /** The symbols' spans, parsed from the piece without the symbols (once; kept for later searches). */
+  /** The symbols' spans, parsed without the symbols (once; kept for later searches). */
   spans(): SymbolSpans {
-    return (this.#spans ??= this.#parsed ? spansOf(this.#parsed) : decodeSpans(this.piece()));
+    return (this.#spans ??= this.#parsed ? spansOf(this.#parsed) : parseJson<SymbolSpans>(this.spansJson()));
   }
 
   get grams(): Uint8Array | undefined {
     return gramsOf(this.#grams);
   }
 
-  /** The symbol piece as UTF-8 bytes (for a piece of a file, valid until the next read of that file). */
-  piece(): Uint8Array {
-    const source = this.#source;
-    return source instanceof Uint8Array ? source : source.pieces.read(source.at);
+  /** The symbols' JSON as UTF-8 bytes (read from a file: valid until the next read of that file). */
+  symbolsJson(): Uint8Array {
+    const bytes = bytesOf(this.#source);
+    return this.#spansSource ? bytes : symbolsPart(bytes);
   }
+
+  /** The spans' JSON as UTF-8 bytes (read from a file: valid until the next read of that file). */
+  spansJson(): Uint8Array {
+    return this.#spansSource ? bytesOf(this.#spansSource) : spansPart(bytesOf(this.#source));
+  }
+}
+
+function bytesOf(source: SymbolsSource): Uint8Array {
+  return source instanceof Uint8Array ? source : source.pieces.read(source.at);
 }
 
 // A trigram filter from where it is kept.
@@ -106,11 +118,12 @@ export function withLazyGrams(stored: Omit<FileFilter, "grams">, grams: GramsSou
 }
 
 /**
- * A record whose symbols are read from `json` (in memory, or a piece of a symbols
- * file) and parsed when first needed, with its trigram filter from `grams`.
+ * A record whose symbols are read from `source` (their piece, in memory or in a
+ * file; or with `spans`, the piece's symbols part, the spans part being there) and
+ * parsed when first needed, with its trigram filter from `grams`.
  */
-export function withLazySymbols(stored: StoredRecord, json: SymbolsSource, grams: GramsSource = undefined): FileRecord {
-  return new LazySymbolsRecord(stored, json, grams);
+export function withLazySymbols(stored: StoredRecord, source: SymbolsSource, grams: GramsSource = undefined, spans?: SymbolsSource): FileRecord {
+  return new LazySymbolsRecord(stored, source, grams, spans);
 }
 
 /** The record's own fields but its symbols and filter (whose getters are not called). */
@@ -120,9 +133,14 @@ export function metadata(record: FileRecord): StoredRecord {
   return stored as unknown as StoredRecord;
 }
 
-/** The record's symbols as the piece the cache stores (see symbol-piece.ts). */
-export function symbolPiece(record: FileRecord): Uint8Array {
-  return record instanceof LazySymbolsRecord ? record.piece() : encodeSymbolPiece(record.symbols);
+/** The record's symbols as the JSON text (UTF-8) the cache's symbols file stores. */
+export function symbolsJsonOf(record: FileRecord): Uint8Array {
+  return record instanceof LazySymbolsRecord ? record.symbolsJson() : jsonBytes(record.symbols);
+}
+
+/** The record's spans (see symbol-piece.ts) as the JSON text (UTF-8) the cache's spans file stores. */
+export function spansJsonOf(record: FileRecord): Uint8Array {
+  return record instanceof LazySymbolsRecord ? record.spansJson() : jsonBytes(symbolSpans(record));
 }
 
 const spansOfSymbols = new WeakMap<readonly NavSymbol[], SymbolSpans>();

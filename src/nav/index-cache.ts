@@ -2,21 +2,22 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import fsSync from "node:fs";
-import { metadata, symbolPiece, withLazyGrams, withLazySymbols, type StoredRecord } from "./cached-record.ts";
+import { metadata, spansJsonOf, symbolsJsonOf, withLazyGrams, withLazySymbols, type StoredRecord } from "./cached-record.ts";
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import { comparePaths } from "./repo-walk.ts";
-import { openCacheFile, readFully, SymbolFile } from "./symbol-store.ts";
+import { GramsFile } from "./grams-file.ts";
+import { SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
 export const INDEX_CACHE_VERSION = 10;
 
-// The cache is three files per root. `<hash>.json` holds every file's metadata (path, size,
-// mtime, language, lines, symbol count, and the lengths of its symbols and trigram filter):
-// small, so a warm start parses little. Beside it, `<hash>.symbols` holds one line of JSON per
-// file, in the same order, with that file's symbols; it is kept open and each line is read,
-// decoded and parsed only when that file's symbols are first needed. `<hash>.grams` holds the
+// The cache is four files per root. `<hash>.json` holds every file's metadata (path, size,
+// mtime, language, lines, symbol count, and the lengths of its spans, symbols and trigram
+// filter): small, so a warm start parses little. Beside it, `<hash>.symbols` holds one line of
+// JSON per file, in the same order, with that file's symbols, and `<hash>.spans` one line with
+// their spans (see symbol-piece.ts: all a search needs, a seventh of the bytes); both are kept
+// open and each line is read, decoded and parsed only when first needed. `<hash>.grams` holds the
 // files' trigram filters, one after the other; it is read whole when a first search asks for one.
 // The metadata also lists files that searches read but nobody analysed (see file-filters.ts),
 // with their filters after the records' in `<hash>.grams`.
@@ -24,6 +25,8 @@ export const INDEX_CACHE_VERSION = 10;
 type StoredEntry = StoredRecord & {
   /** Bytes of the file's line in the symbols file, its line feed left out. */
   readonly symbolsLength: number;
+  /** Bytes of the file's line in the spans file, its line feed left out. */
+  readonly spansLength: number;
   /** Bytes of the file's trigram filter in the filter file (0: none). */
   readonly gramsLength: number;
 };
@@ -40,6 +43,8 @@ interface CacheContents {
   readonly secretFiles: readonly string[];
   /** Byte length of the symbols file, so a pair written by two different runs is not trusted. */
   readonly symbolsBytes: number;
+  /** Byte length of the spans file, likewise. */
+  readonly spansBytes: number;
   /** Byte length of the filter file, likewise. */
   readonly gramsBytes: number;
   /** An id of this write, which both other files start with: a set mixed from two writes is not trusted. */
@@ -59,47 +64,6 @@ export interface IndexCache {
   readonly secretFiles: readonly string[];
   /** Closes the symbols and filter files: what was not read yet can no longer be. */
   close(): void;
-}
-
-/**
- * The cache's filter file, opened with the metadata (so it is the same write's) and read
- * whole the first time a filter is asked for (a first search asks for every file's). A file
- * that cannot be read leaves every record without a filter: the search then reads every file.
- */
-class GramsFile {
-  #fd: number | undefined;
-  #data: Buffer | null | undefined;
-  readonly #bytes: number;
-
-  private constructor(fd: number, bytes: number) {
-    this.#fd = fd;
-    this.#bytes = bytes;
-  }
-
-  static open(file: string, bytes: number, writeId: string): GramsFile | undefined {
-    const fd = openCacheFile(file, bytes, writeId);
-    return fd === undefined ? undefined : new GramsFile(fd, bytes);
-  }
-
-  piece(offset: number, length: number): Uint8Array | undefined {
-    if (this.#data === undefined) {
-      this.#data = null;
-      try {
-        const data = Buffer.allocUnsafe(this.#bytes);
-        readFully(this.#fd!, data, 0, this.#bytes, 0);
-        this.#data = data;
-      } catch {
-        // no filters
-      }
-      this.close();
-    }
-    return this.#data?.subarray(offset, offset + length);
-  }
-
-  close(): void {
-    if (this.#fd !== undefined) fsSync.closeSync(this.#fd);
-    this.#fd = undefined;
-  }
 }
 
 const NEWLINE = 0x0a;
@@ -128,6 +92,11 @@ function symbolsFileOf(file: string): string {
   return file.replace(/\.json$/, "") + ".symbols";
 }
 
+/** The spans file that goes with a cache file. */
+function spansFileOf(file: string): string {
+  return file.replace(/\.json$/, "") + ".spans";
+}
+
 /** The trigram filter file that goes with a cache file. */
 function gramsFileOf(file: string): string {
   return file.replace(/\.json$/, "") + ".grams";
@@ -137,25 +106,30 @@ function gramsFileOf(file: string): string {
 export async function readIndexCache(file: string, maxFileBytes: number): Promise<IndexCache> {
   const empty: IndexCache = { records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined };
   let symbols: SymbolFile | undefined;
+  let spans: SymbolFile | undefined;
   let grams: GramsFile | undefined;
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
     if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files) || !Array.isArray(contents.filters) || !Array.isArray(contents.secretFiles)) return empty;
     if (typeof contents.writeId !== "string" || !/^[0-9a-f-]{36}$/.test(contents.writeId)) return empty;
     symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes, contents.writeId);
-    if (!symbols) return empty;
+    spans = SymbolFile.open(spansFileOf(file), contents.spansBytes, contents.writeId);
+    if (!symbols || !spans) throw new Error("the symbols or spans file is missing or of another write");
     grams = GramsFile.open(gramsFileOf(file), contents.gramsBytes, contents.writeId);
     const pieces = symbols;
+    const spanPieces = spans;
     const records = new Map<string, FileRecord>();
-    // Both other files start with the write's id (the symbols file as its first line).
+    // The other files start with the write's id (the symbols and spans files as their first line).
     let offset = contents.writeId.length + 1;
+    let spansOffset = offset;
     let gramsOffset = contents.writeId.length;
     for (const stored of contents.files) {
-      const { symbolsLength: length, gramsLength } = stored;
-      if (!Number.isSafeInteger(length) || length < 0 || !Number.isSafeInteger(gramsLength) || gramsLength < 0) throw new Error("bad cache entry");
+      const { symbolsLength: length, spansLength, gramsLength } = stored;
+      if (![length, spansLength, gramsLength].every((count) => Number.isSafeInteger(count) && count >= 0)) throw new Error("bad cache entry");
       const filter = grams && gramsLength > 0 ? { file: grams, offset: gramsOffset, length: gramsLength } : undefined;
-      records.set(stored.path, withLazySymbols(stored, { pieces, at: { offset, length } }, filter));
+      records.set(stored.path, withLazySymbols(stored, { pieces, at: { offset, length } }, filter, { pieces: spanPieces, at: { offset: spansOffset, length: spansLength } }));
       offset += length + 1;
+      spansOffset += spansLength + 1;
       gramsOffset += gramsLength;
     }
     const filters = new Map<string, FileFilter>();
@@ -166,7 +140,7 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
       filters.set(filePath, withLazyGrams({ path: filePath, size, mtimeMs, ctimeMs, binary }, grams && gramsLength > 0 ? { file: grams, offset: gramsOffset, length: gramsLength } : undefined));
       gramsOffset += gramsLength;
     }
-    if (offset !== contents.symbolsBytes || (grams && gramsOffset !== contents.gramsBytes)) throw new Error("the cache files do not match their metadata");
+    if (offset !== contents.symbolsBytes || spansOffset !== contents.spansBytes || (grams && gramsOffset !== contents.gramsBytes)) throw new Error("the cache files do not match their metadata");
     const gramsFile = grams;
     return {
       records,
@@ -174,11 +148,13 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
       secretFiles: contents.secretFiles,
       close: () => {
         pieces.close();
+        spanPieces.close();
         gramsFile?.close();
       },
     };
   } catch {
     symbols?.close();
+    spans?.close();
     grams?.close();
     return empty;
   }
@@ -200,12 +176,15 @@ export async function writeIndexCache(
   const filterList = [...filters].sort((a, b) => comparePaths(a.path, b.path));
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
   const symbolsFile = symbolsFileOf(file);
+  const spansFile = spansFileOf(file);
   const gramsFile = gramsFileOf(file);
   try {
     await fs.mkdir(path.dirname(file), { recursive: true });
     const writeId = randomUUID();
     const lengths = new Float64Array(list.length);
-    const symbolsBytes = await writeSymbolLines(symbolsFile + suffix, writeId, list, lengths);
+    const symbolsBytes = await writeLines(symbolsFile + suffix, writeId, list, lengths, symbolsJsonOf);
+    const spansLengths = new Float64Array(list.length);
+    const spansBytes = await writeLines(spansFile + suffix, writeId, list, spansLengths, spansJsonOf);
     const gramsLengths = new Float64Array(list.length + filterList.length);
     const gramsBytes = await writeChunks(gramsFile + suffix, (function* () {
       yield writeId;
@@ -216,11 +195,11 @@ export async function writeIndexCache(
       }
     })());
     // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
-    const head: Omit<CacheContents, "files" | "filters"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, gramsBytes, writeId };
+    const head: Omit<CacheContents, "files" | "filters"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, spansBytes, gramsBytes, writeId };
     await writeChunks(file + suffix, (function* () {
       yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
       for (let index = 0; index < list.length; index++) {
-        yield `${index === 0 ? "" : ","}${JSON.stringify({ ...metadata(list[index]!), symbolsLength: lengths[index]!, gramsLength: gramsLengths[index]! } satisfies StoredEntry)}`;
+        yield `${index === 0 ? "" : ","}${JSON.stringify({ ...metadata(list[index]!), symbolsLength: lengths[index]!, spansLength: spansLengths[index]!, gramsLength: gramsLengths[index]! } satisfies StoredEntry)}`;
       }
       yield `],"filters":[`;
       for (let index = 0; index < filterList.length; index++) {
@@ -230,24 +209,25 @@ export async function writeIndexCache(
       }
       yield "]}";
     })());
-    // Symbols and filters first: a reader that sees the new metadata also sees them (the byte counts check the set).
+    // Symbols, spans and filters first: a reader that sees the new metadata also sees them (the byte counts check the set).
     await fs.rename(symbolsFile + suffix, symbolsFile);
+    await fs.rename(spansFile + suffix, spansFile);
     await fs.rename(gramsFile + suffix, gramsFile);
     await fs.rename(file + suffix, file);
     return true;
   } catch {
-    for (const written of [symbolsFile, gramsFile, file]) await fs.rm(written + suffix, { force: true }).catch(() => undefined);
+    for (const written of [symbolsFile, spansFile, gramsFile, file]) await fs.rm(written + suffix, { force: true }).catch(() => undefined);
     return false;
   }
 }
 
-// Streams the write's id, then one line of symbols JSON per record, so the whole file is never held in memory;
-// each line's length (its line feed left out) goes to `lengths`.
-function writeSymbolLines(target: string, writeId: string, records: readonly FileRecord[], lengths: Float64Array): Promise<number> {
+// Streams the write's id, then one line per record (its symbols' or spans' JSON, from `line`), so the whole
+// file is never held in memory; each line's length (its line feed left out) goes to `lengths`.
+function writeLines(target: string, writeId: string, records: readonly FileRecord[], lengths: Float64Array, line: (record: FileRecord) => Uint8Array): Promise<number> {
   return writeChunks(target, (function* () {
     yield `${writeId}\n`;
     for (let index = 0; index < records.length; index++) {
-      const bytes = symbolPiece(records[index]!);
+      const bytes = line(records[index]!);
       lengths[index] = bytes.byteLength;
       yield bytes;
       yield LINE_END;

@@ -5,7 +5,8 @@ import { detectLanguage } from "./languages.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavRefsOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import { symbolSpans } from "./cached-record.ts";
-import { DEFAULT_SEARCH_LIMIT, innermostByLine, nameAt, searchWhileWalking } from "./nav-search.ts";
+import { EnclosingSymbols } from "./enclosing-symbol.ts";
+import { DEFAULT_SEARCH_LIMIT, searchWhileWalking } from "./nav-search.ts";
 import { resolveInside } from "./path-safety.ts";
 import { referenceAt, type ReferenceSite } from "./reference-sites.ts";
 import { normalizeSymbolName, plainName, splitQualified } from "./symbol-names.ts";
@@ -69,7 +70,7 @@ async function fileReferences(context: NavContext, path: string, name: string, q
   const tree = (await grammarParser(grammar)).parse(text);
   if (!tree) return [];
   const declared = new Set(record.symbols.map((symbol) => `${symbol.line}:${symbol.column}`));
-  const enclosing = innermostByLine(symbolSpans(record));
+  const enclosing = new EnclosingSymbols(symbolSpans(record));
   const results: { match: SearchMatch; tier: number }[] = [];
   try {
     let line = 1;
@@ -84,7 +85,7 @@ async function fileReferences(context: NavContext, path: string, name: string, q
       }
       const column = site.index - lineStart + 1;
       if (declared.has(`${line}:${column}`)) continue;
-      const match: SearchMatch = { path, line, column, text: lineText(text, lineStart, site.index), symbol: nameAt(enclosing, line), reference: site.kind };
+      const match: SearchMatch = { path, line, column, text: lineText(text, lineStart, site.index), symbol: enclosing.nameAt(line), reference: site.kind };
       results.push({ match, tier: tierOf(site, qualifier) });
     }
   } finally {

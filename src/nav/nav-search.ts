@@ -3,6 +3,7 @@ import { lineRegex } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import { symbolSpans } from "./cached-record.ts";
+import { EnclosingSymbols } from "./enclosing-symbol.ts";
 import type { NavSymbol } from "./symbol.ts";
 import type { SymbolSpans } from "./symbol-piece.ts";
 import type { SearchFile } from "./text-scan.ts";
@@ -39,19 +40,20 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   for (const changed of result.changed) await context.index.record(changed);
   const paths = result.paths();
   await context.index.prepare(paths);
-  const namesByPath = new Map<string, LineNames>();
+  const spansByPath = new Map<string, SymbolSpans>();
   for (const path of paths) {
     const record = context.index.knownRecord(path) ?? (await context.index.record(path, false));
-    namesByPath.set(path, record ? innermostByLine(symbolSpans(record)) : NO_NAMES);
+    if (record) spansByPath.set(path, symbolSpans(record));
   }
   let currentPath: string | undefined;
-  let lineNames = NO_NAMES;
+  let enclosing = new EnclosingSymbols([]);
+  // A file's matches come together, in line order.
   const matches = result.build((path, line, column, text): SearchMatch => {
     if (path !== currentPath) {
       currentPath = path;
-      lineNames = namesByPath.get(path) ?? NO_NAMES;
+      enclosing = new EnclosingSymbols(spansByPath.get(path) ?? []);
     }
-    return { path, line, column, text, symbol: nameAt(lineNames, line) };
+    return { path, line, column, text, symbol: enclosing.nameAt(line) };
   });
   return { matches, truncated: result.truncated };
 }
@@ -124,40 +126,4 @@ async function searchSymbols(
     return { path, line: symbol.line, column: symbol.column, text: symbol.signature, symbol: symbol.name, kind: symbol.kind };
   });
   return { matches, truncated: result.hits.length > request.limit };
-}
-
-/**
- * The qualified name of the innermost symbol covering each line of a file: `spans[lines[line] - 1]`
- * for a line covered by the symbol whose name is there, and 0 in `lines` for a line no symbol covers.
- */
-export interface LineNames {
-  readonly lines: Int32Array;
-  readonly spans: SymbolSpans;
-}
-
-const NO_NAMES: LineNames = { lines: new Int32Array(0), spans: [] };
-const lineTables = new WeakMap<SymbolSpans, LineNames>();
-
-/** The name of the innermost symbol covering a line (1-based), or null. */
-export function nameAt(names: LineNames, line: number): string | null {
-  const at = line < names.lines.length ? names.lines[line]! : 0;
-  return at === 0 ? null : (names.spans[at - 1] as string);
-}
-
-/** For each line, the innermost symbol covering it (see {@link LineNames}): containers are painted first, members over them. */
-export function innermostByLine(spans: SymbolSpans): LineNames {
-  let table = lineTables.get(spans);
-  if (table) return table;
-  const count = spans.length / 3;
-  const order = Array.from({ length: count }, (_, index) => index * 3);
-  // By first line, and the longest first among symbols that start on the same line.
-  order.sort((a, b) => (spans[a] as number) - (spans[b] as number) || (spans[b + 1] as number) - (spans[a + 1] as number));
-  let last = 0;
-  for (let at = 1; at < spans.length; at += 3) last = Math.max(last, spans[at] as number);
-  const lines = new Int32Array(count === 0 ? 0 : last + 1);
-  for (const at of order) {
-    for (let line = spans[at] as number; line <= (spans[at + 1] as number); line++) lines[line] = at + 3;
-  }
-  lineTables.set(spans, (table = { lines, spans }));
-  return table;
 }

@@ -27,11 +27,12 @@ describe("index cache across sessions", () => {
     await first.close();
     expect(first.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
     const cacheFiles = await fs.readdir(cacheDir);
-    // Trigram filters, metadata and symbols, side by side, named by a hash of the root.
-    expect(cacheFiles.sort()).toHaveLength(3);
+    // Trigram filters, metadata, spans and symbols, side by side, named by a hash of the root.
+    expect(cacheFiles.sort()).toHaveLength(4);
     expect(cacheFiles[1]).toMatch(/^[0-9a-f]{20}\.json$/);
     expect(cacheFiles[0]).toBe(cacheFiles[1].replace(/\.json$/, ".grams"));
-    expect(cacheFiles[2]).toBe(cacheFiles[1].replace(/\.json$/, ".symbols"));
+    expect(cacheFiles[2]).toBe(cacheFiles[1].replace(/\.json$/, ".spans"));
+    expect(cacheFiles[3]).toBe(cacheFiles[1].replace(/\.json$/, ".symbols"));
 
     const second = await createNavTools(repo.root, { cacheDir });
     expect(await second.info()).toEqual(info);
@@ -74,14 +75,20 @@ describe("index cache across sessions", () => {
 });
 
 describe("index cache integrity", () => {
-  test("a symbols file that does not match its metadata is ignored, and the index is rebuilt", async () => {
+  // The symbols file and the spans file (each line's length in the metadata).
+  const PARTS = [
+    [".symbols", "symbolsLength"],
+    [".spans", "spansLength"],
+  ] as const;
+
+  test.for(PARTS)("a %s file that does not match its metadata is ignored, and the index is rebuilt", async ([extension]) => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-pair-"));
     try {
       const first = await createNavTools(repo.root, { cacheDir: dir });
       const info = await first.info();
       await first.close();
-      const symbolsFile = (await fs.readdir(dir)).find((name) => name.endsWith(".symbols"))!;
-      await fs.appendFile(path.join(dir, symbolsFile), "[]\n");
+      const partFile = (await fs.readdir(dir)).find((name) => name.endsWith(extension))!;
+      await fs.appendFile(path.join(dir, partFile), "[]\n");
       const second = await createNavTools(repo.root, { cacheDir: dir });
       expect(await second.info()).toEqual(info);
       expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
@@ -91,15 +98,15 @@ describe("index cache integrity", () => {
     }
   });
 
-  test("metadata whose symbol lengths do not add up to the symbols file is ignored, and the index is rebuilt", async () => {
+  test.for(PARTS)("metadata whose lengths do not add up to the %s file is ignored, and the index is rebuilt", async ([, lengthKey]) => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-lengths-"));
     try {
       const first = await createNavTools(repo.root, { cacheDir: dir });
       const info = await first.info();
       await first.close();
       const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
-      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: { symbolsLength: number }[] };
-      contents.files[0]!.symbolsLength += 5;
+      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, number>[] };
+      contents.files[0]![lengthKey]! += 5;
       await fs.writeFile(metadataFile, JSON.stringify(contents));
       const second = await createNavTools(repo.root, { cacheDir: dir });
       try {
@@ -113,22 +120,24 @@ describe("index cache integrity", () => {
     }
   });
 
-  test("lengths that add up but cut the symbols in the wrong places are found when read, as a DamagedCacheError", async () => {
+  test.for(PARTS)("lengths that add up but cut the %s file in the wrong places are found when read, as a DamagedCacheError", async ([extension, lengthKey]) => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-shifted-"));
     try {
       const first = await createNavTools(repo.root, { cacheDir: dir });
       await first.info();
       await first.close();
       const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
-      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: { path: string; symbolsLength: number }[] };
-      const [a, b] = contents.files.filter((file) => file.symbolsLength > 10);
-      a!.symbolsLength += 3;
-      b!.symbolsLength -= 3;
+      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: (Record<string, number> & { path: string })[] };
+      const [a, b] = contents.files.filter((file) => file[lengthKey]! > 10);
+      a![lengthKey]! += 3;
+      b![lengthKey]! -= 3;
       await fs.writeFile(metadataFile, JSON.stringify(contents));
       const second = await createNavTools(repo.root, { cacheDir: dir });
       try {
-        await expect(second.outline(a!.path)).rejects.toThrow(DamagedCacheError);
-        await expect(second.outline(b!.path)).rejects.toThrow(/cache is damaged/);
+        // The symbols are read for an outline; the spans for a search's matches (the symbol around each line).
+        const read = (file: string) => (extension === ".symbols" ? second.outline(file) : second.search(".", { regex: true, glob: file }));
+        await expect(read(a!.path)).rejects.toThrow(DamagedCacheError);
+        await expect(read(b!.path)).rejects.toThrow(/cache is damaged/);
       } finally {
         await second.close();
       }

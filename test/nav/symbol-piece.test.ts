@@ -1,8 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { DamagedCacheError } from "../../src/index.ts";
-import { innermostByLine, nameAt } from "../../src/nav/nav-search.ts";
 import type { NavSymbol } from "../../src/nav/symbol.ts";
-import { decodeSpans, decodeSymbols, encodeSymbolPiece, spansOf } from "../../src/nav/symbol-piece.ts";
+import { decodeSpans, decodeSymbols, encodeSymbolPiece } from "../../src/nav/symbol-piece.ts";
 
 const symbol = (name: string, startLine: number, endLine: number, extra: Partial<NavSymbol> = {}): NavSymbol => ({
   name,
@@ -37,28 +36,5 @@ describe("symbol pieces", () => {
     const piece = new TextEncoder().encode(JSON.stringify(SYMBOLS));
     expect(() => decodeSpans(piece)).toThrow(DamagedCacheError);
     expect(() => decodeSymbols(piece)).toThrow(DamagedCacheError);
-  });
-
-  test("each line is named by the innermost symbol around it; lines outside every symbol by none", () => {
-    const names = innermostByLine(spansOf(SYMBOLS));
-    const at = (line: number) => nameAt(names, line);
-    expect([at(1), at(2), at(3), at(8), at(9), at(10), at(11), at(12), at(20), at(21), at(25), at(30), at(31), at(0)]).toEqual([
-      "Shape",
-      "Shape",
-      "Shape.area",
-      "Shape.area",
-      "Shape",
-      // Two symbols start on line 10: the shorter is inside the longer.
-      "Shape.operator==",
-      "Shape.operator==",
-      "Shape.__eq__",
-      "Shape",
-      null,
-      "main",
-      "main",
-      null,
-      null,
-    ]);
-    expect(nameAt(innermostByLine([]), 1)).toBeNull();
   });
 });

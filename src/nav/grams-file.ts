@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import { openCacheFile, readFully } from "./symbol-store.ts";
+
+/**
+ * The cache's filter file, opened with the metadata (so it is the same write's) and read
+ * whole the first time a filter is asked for (a first search asks for every file's). A file
+ * that cannot be read leaves every record without a filter: the search then reads every file.
+ */
+export class GramsFile {
+  #fd: number | undefined;
+  #data: Buffer | null | undefined;
+  readonly #bytes: number;
+
+  private constructor(fd: number, bytes: number) {
+    this.#fd = fd;
+    this.#bytes = bytes;
+  }
+
+  /** Opens the file if it holds exactly `bytes` bytes and starts with `writeId`: `undefined` otherwise. */
+  static open(file: string, bytes: number, writeId: string): GramsFile | undefined {
+    const fd = openCacheFile(file, bytes, writeId);
+    return fd === undefined ? undefined : new GramsFile(fd, bytes);
+  }
+
+  /** The bytes at `offset` (the whole file is read on the first call, then closed); `undefined` when it cannot be read. */
+  piece(offset: number, length: number): Uint8Array | undefined {
+    if (this.#data === undefined) {
+      this.#data = null;
+      try {
+        const data = Buffer.allocUnsafe(this.#bytes);
+        readFully(this.#fd!, data, 0, this.#bytes, 0);
+        this.#data = data;
+      } catch {
+        // no filters
+      }
+      this.close();
+    }
+    return this.#data?.subarray(offset, offset + length);
+  }
+
+  /** Closes the file (pieces already read stay readable). */
+  close(): void {
+    if (this.#fd !== undefined) fs.closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+}
