@@ -4,9 +4,9 @@
 // version of the file it was made from.
 import fs from "node:fs";
 import type { FileRecord } from "./file-analysis.ts";
-import type { FileFilter } from "./file-filters.ts";
+import type { FileFilter, FilterSink } from "./file-filters.ts";
 import type { IndexCache } from "./index-cache.ts";
-import { comparePaths } from "./repo-walk.ts";
+import { comparePaths, type WalkedFile } from "./repo-walk.ts";
 import type { SearchFile } from "./text-scan.ts";
 import { mayHold } from "./trigram-filter.ts";
 
@@ -85,5 +85,31 @@ export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefin
     let verdict = verdicts.get(file);
     if (verdict === undefined) verdicts.set(file, (verdict = test(file)));
     return verdict;
+  };
+}
+
+/** The record or filter known for this version of a file: this process's first, then the disk cache's. */
+export function knownFileOf(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, cache: IndexCache): (file: SearchFile) => KnownFile | undefined {
+  return (file) => {
+    const record = records.get(file.path) ?? cache.records.get(file.path);
+    if (record && sameVersion(record, file)) return record;
+    const filter = filters.get(file.path) ?? cache.filters.get(file.path);
+    return filter && sameVersion(filter, file) ? filter : undefined;
+  };
+}
+
+/**
+ * A sink for the filters a search makes (see file-filters.ts): it wants one of each walked file
+ * (one with a ctime) that `known` knows nothing of for that version, and keeps it in `learned`.
+ */
+export function learningSink(known: (file: SearchFile) => KnownFile | undefined, learned: Map<string, FileFilter>, onLearn: () => void): FilterSink {
+  return {
+    wants: (file) => known(file) === undefined,
+    add: (file, grams) => {
+      const { ctimeMs } = file as Partial<WalkedFile>;
+      if (ctimeMs === undefined || known(file) !== undefined) return;
+      learned.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs, binary: grams === undefined, grams });
+      onLearn();
+    },
   };
 }

@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import { analyzeFile, type FileRecord } from "./file-analysis.ts";
 import { withLazySymbols } from "./cached-record.ts";
-import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
+import type { IndexCache } from "./index-cache.ts";
+import { IndexStore } from "./index-store.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
 import { ReadRule } from "../access/read-rule.ts";
 import { walkRepository, type WalkedFile } from "./repo-walk.ts";
-import { SymbolSpill } from "./symbol-store.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
-import { cachedFileList, sameVersion, trigramTestOf, type KnownFile } from "./index-filters.ts";
+import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf } from "./index-filters.ts";
 
 // Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
 const PARALLEL_FROM_FILES = 16;
@@ -50,14 +50,13 @@ export class RepositoryIndex {
   readonly #options: RepositoryIndexOptions;
   readonly #rule: ReadRule;
   #walk: WalkState | undefined;
-  #cache: Promise<IndexCache> | undefined;
+  readonly #store: IndexStore;
   readonly #records = new Map<string, FileRecord>();
   // Filters searches made of files no one analysed (see file-filters.ts).
   readonly #filters = new Map<string, FileFilter>();
   readonly #pending = new Map<string, Promise<FileRecord>>();
   #all: Promise<FileRecord[]> | undefined;
   #searchFiles: SearchFile[] | undefined;
-  readonly #spills: SymbolSpill[] = [];
   #dirty = false;
   #analyzed = 0;
   #fromCache = 0;
@@ -66,6 +65,7 @@ export class RepositoryIndex {
     this.root = root;
     this.#options = options;
     this.#rule = options.readRule ?? new ReadRule(root);
+    this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles);
   }
 
   /** The walked files, in path order. */
@@ -105,7 +105,7 @@ export class RepositoryIndex {
    * trusting what it found.
    */
   async cachedSearchFiles(): Promise<SearchFile[] | undefined> {
-    if (this.#walk || this.#options.cacheDir === false) return undefined;
+    if (this.#walk || !this.#store.enabled) return undefined;
     return cachedFileList(await this.#loadCacheContents(), this.#rule.secretFiles);
   }
 
@@ -116,25 +116,9 @@ export class RepositoryIndex {
    * the workers soon hold every text, and the filters would be made for nothing.
    */
   async filterSink(): Promise<FilterSink | undefined> {
-    if (this.#options.cacheDir === false) return undefined;
-    const cache = await this.#loadCacheContents();
-    return {
-      wants: (file) => this.#current(file, cache) === undefined,
-      add: (file, grams) => {
-        const { ctimeMs } = file as Partial<WalkedFile>;
-        if (ctimeMs === undefined || this.#current(file, cache) !== undefined) return;
-        this.#filters.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs, binary: grams === undefined, grams });
-        this.#dirty = true;
-      },
-    };
-  }
-
-  // The record or filter the index has for this version of the file, in memory or in the disk cache.
-  #current(file: SearchFile, cache: IndexCache): KnownFile | undefined {
-    const record = this.#records.get(file.path) ?? cache.records.get(file.path);
-    if (record && sameVersion(record, file)) return record;
-    const filter = this.#filters.get(file.path) ?? cache.filters.get(file.path);
-    return filter && sameVersion(filter, file) ? filter : undefined;
+    if (!this.#store.enabled) return undefined;
+    const known = knownFileOf(this.#records, this.#filters, await this.#loadCacheContents());
+    return learningSink(known, this.#filters, () => void (this.#dirty = true));
   }
 
   /**
@@ -149,8 +133,8 @@ export class RepositoryIndex {
    */
   async trigramTest(trigrams: Uint32Array): Promise<(file: SearchFile) => boolean> {
     const walkedBefore = this.#walk !== undefined;
-    const cache = await this.#loadCacheContents();
-    return trigramTestOf((file) => this.#current(file, cache), trigrams, walkedBefore ? (file) => this.absolute(file.path) : undefined);
+    const known = knownFileOf(this.#records, this.#filters, await this.#loadCacheContents());
+    return trigramTestOf(known, trigrams, walkedBefore ? (file) => this.absolute(file.path) : undefined);
   }
 
   /** The absolute path of an indexed file. */
@@ -249,8 +233,7 @@ export class RepositoryIndex {
     const tasks = files.map((file) => ({ absolute: this.absolute(file.path), file }));
     // With a cache, the symbols go to a spill file beside it as they arrive instead of staying in memory
     // (where no file can be made, they stay in memory).
-    const spill = this.#options.cacheDir === false ? undefined : openSpill(this.#options.cacheDir);
-    if (spill) this.#spills.push(spill);
+    const spill = this.#store.spill();
     await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
       const at = spill?.append(result.symbolPiece);
       const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolPiece, result.record.grams);
@@ -274,29 +257,14 @@ export class RepositoryIndex {
    */
   async close(): Promise<void> {
     await this.flush();
-    for (const spill of this.#spills.splice(0)) spill.close();
-    (await this.#cache)?.close();
+    await this.#store.close();
   }
 
-  /** Writes the on-disk cache if anything was analysed since the last write. */
+  /** Writes the on-disk cache if anything was analysed or learned since the last write. */
   async flush(): Promise<void> {
-    if (!this.#dirty || this.#options.cacheDir === false) return;
+    if (!this.#dirty || !this.#store.enabled) return;
     this.#dirty = false;
-    const cache = await this.#loadCacheContents();
-    const walk = this.#ensureWalk();
-    const merged = new Map<string, FileRecord>();
-    for (const [key, record] of cache.records) if (walk.files.has(key)) merged.set(key, record);
-    for (const [key, record] of this.#records) merged.set(key, record);
-    // Filters of files as the walk lists them, unless a record of that version is kept.
-    const filters = new Map<string, FileFilter>();
-    for (const source of [cache.filters, this.#filters]) {
-      for (const [key, filter] of source) {
-        const walked = walk.files.get(key);
-        const record = merged.get(key);
-        if (walked && sameVersion(filter, walked) && !(record && sameVersion(record, filter))) filters.set(key, filter);
-      }
-    }
-    await writeIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes, this.#rule.secretFiles, merged.values(), filters.values());
+    await this.#store.write(this.#records, this.#filters, this.#ensureWalk().files);
   }
 
   #ensureWalk(): WalkState {
@@ -357,16 +325,6 @@ export class RepositoryIndex {
   }
 
   #loadCacheContents(): Promise<IndexCache> {
-    if (this.#options.cacheDir === false) return Promise.resolve({ records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined });
-    this.#cache ??= readIndexCache(indexCacheFile(this.#options.cacheDir, this.root), this.#options.maxFileBytes);
-    return this.#cache;
-  }
-}
-
-function openSpill(directory: string): SymbolSpill | undefined {
-  try {
-    return SymbolSpill.open(directory);
-  } catch {
-    return undefined;
+    return this.#store.contents();
   }
 }

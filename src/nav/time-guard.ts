@@ -39,8 +39,10 @@ export class TimeGuard {
     try {
       return this.#script.runInContext(this.#context, { timeout: Math.max(1, Math.ceil(this.#leftMs)) }) as T;
     } catch (error) {
-      if ((error as { code?: unknown } | null)?.code === TIMEOUT_CODE) throw new GuardTimeout();
-      throw error;
+      if ((error as { code?: unknown } | null)?.code !== TIMEOUT_CODE) throw error;
+      // Spent, whatever this thread's clock says (the watchdog's may run a little ahead of it).
+      this.#leftMs = 0;
+      throw new GuardTimeout();
     } finally {
       this.#context.work = undefined;
       this.#leftMs -= performance.now() - started;

@@ -1,0 +1,84 @@
+import type { FileRecord } from "./file-analysis.ts";
+import type { FileFilter } from "./file-filters.ts";
+import { sameVersion } from "./index-filters.ts";
+import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
+import type { WalkedFile } from "./repo-walk.ts";
+import { SymbolSpill } from "./symbol-store.ts";
+
+const NO_CACHE: IndexCache = { records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined };
+
+/**
+ * What the index keeps on disk for one repository root: its disk cache (see
+ * index-cache.ts), read once when first needed and written back merged with
+ * what this process learned, and the spill files its large builds keep symbols
+ * in (see symbol-store.ts). Without a cache directory, the cache reads as empty
+ * and nothing is written or spilled.
+ */
+export class IndexStore {
+  readonly #dir: string | false;
+  readonly #file: string | undefined;
+  readonly #maxFileBytes: number;
+  readonly #secretFiles: readonly string[];
+  #contents: Promise<IndexCache> | undefined;
+  readonly #spills: SymbolSpill[] = [];
+
+  /** @param secretFiles - the secret-file patterns of the walk, written with the cache (its file list is used only under the same ones) */
+  constructor(cacheDir: string | false, root: string, maxFileBytes: number, secretFiles: readonly string[]) {
+    this.#dir = cacheDir;
+    this.#file = cacheDir === false ? undefined : indexCacheFile(cacheDir, root);
+    this.#maxFileBytes = maxFileBytes;
+    this.#secretFiles = secretFiles;
+  }
+
+  /** True when there is a cache directory. */
+  get enabled(): boolean {
+    return this.#file !== undefined;
+  }
+
+  /** The disk cache as this process first read it (empty when there is none, or it cannot be trusted). */
+  contents(): Promise<IndexCache> {
+    if (this.#file === undefined) return Promise.resolve(NO_CACHE);
+    this.#contents ??= readIndexCache(this.#file, this.#maxFileBytes);
+    return this.#contents;
+  }
+
+  /** A new spill file beside the cache, or `undefined` (no cache directory, or none can be made: symbols then stay in memory). */
+  spill(): SymbolSpill | undefined {
+    if (this.#dir === false) return undefined;
+    try {
+      const spill = SymbolSpill.open(this.#dir);
+      this.#spills.push(spill);
+      return spill;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Writes the cache: the records read from it for files the walk still lists, this process's
+   * records over them, and the filters of files as the walk lists them, unless a record of that
+   * version is kept.
+   */
+  async write(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, walked: ReadonlyMap<string, WalkedFile>): Promise<void> {
+    if (this.#file === undefined) return;
+    const cache = await this.contents();
+    const merged = new Map<string, FileRecord>();
+    for (const [key, record] of cache.records) if (walked.has(key)) merged.set(key, record);
+    for (const [key, record] of records) merged.set(key, record);
+    const kept = new Map<string, FileFilter>();
+    for (const source of [cache.filters, filters]) {
+      for (const [key, filter] of source) {
+        const file = walked.get(key);
+        const record = merged.get(key);
+        if (file && sameVersion(filter, file) && !(record && sameVersion(record, filter))) kept.set(key, filter);
+      }
+    }
+    await writeIndexCache(this.#file, this.#maxFileBytes, this.#secretFiles, merged.values(), kept.values());
+  }
+
+  /** Lets go of the spill files and the cache's open files: symbols not read before are then unavailable. */
+  async close(): Promise<void> {
+    for (const spill of this.#spills.splice(0)) spill.close();
+    (await this.#contents)?.close();
+  }
+}
