@@ -1,11 +1,10 @@
-import os from "node:os";
-import { Worker } from "node:worker_threads";
 import { runsHere, ScanStopped, searchHere } from "./first-search.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";
 import { learnFlags, partitionFiles, type FileShare, type Part } from "./search-shares.ts";
+import { CANCELLED, MAX_SEARCH_WORKERS, SearchTimeout, SearchWorkers, Stalled, type Reply } from "./search-workers.ts";
 import type { SearchFile } from "./text-scan.ts";
-import { deliverFilters, type FilterSink, type LearnedFilters } from "./file-filters.ts";
+import { deliverFilters, type FilterSink } from "./file-filters.ts";
 // The pure redaction function alone, so nav never loads the sandbox (and isolated-vm).
 import { redactHostPaths } from "../../sandbox/redact.ts";
 
@@ -41,8 +40,6 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly learn?: Uint8Array;
 }
 
-/** Search workers started: one per core, at most this many. */
-export const MAX_SEARCH_WORKERS = 4;
 /**
  * The most bytes of files a first search reads on the calling thread. Measured on
  * Python's standard library (28 MB): a rare literal took 100-110 ms there against 140-150 ms
@@ -50,26 +47,6 @@ export const MAX_SEARCH_WORKERS = 4;
  * the workers, reading side by side, were as fast or faster.
  */
 const THIS_THREAD_MAX_BYTES = 64 * 1024 * 1024;
-/** Characters of file text all search workers together keep in memory between searches. */
-const CACHE_BUDGET_CHARS = 512 * 1024 * 1024;
-/**
- * A worker that spends this much CPU time without progress (one file, 256
- * matches, or 1,024 names) is running a pattern that backtracks
- * catastrophically: the search is run again on the linear-time engine.
- */
-export const STALL_MS = 300;
-
-interface Slot {
-  readonly worker: Worker;
-  readonly heartbeat: Int32Array;
-  readonly replies: Map<number, (message: Reply) => void>;
-  share?: FileShare;
-}
-
-type Reply = ({ id: number } & Partial<WorkerMatches> & { hits?: number[]; error?: string; filters?: LearnedFilters });
-
-class Stalled extends Error {}
-
 /**
  * Searches file contents on worker threads (one per core, at most
  * {@link MAX_SEARCH_WORKERS}), each with its share of the files, read on
@@ -83,10 +60,8 @@ class Stalled extends Error {}
  */
 export class TextSearchEngine {
   readonly #timeoutMs: number;
-  readonly #workerCount: number;
-  #slots: Slot[] = [];
+  readonly #workers: SearchWorkers;
   #parts: { files: readonly SearchFile[]; parts: Part[] } | undefined;
-  #nextId = 1;
   // True once the workers hold the files' texts (a search or a preload ran on them).
   #workersLoaded = false;
   // Counts calls of close(), so a background load queued before one does not start workers after it.
@@ -94,9 +69,10 @@ export class TextSearchEngine {
   #queue: Promise<unknown> = Promise.resolve();
   readonly #cancels = new Set<() => void>();
 
-  constructor(timeoutMs: number, workerCount = Math.max(1, Math.min(os.availableParallelism(), MAX_SEARCH_WORKERS))) {
+  /** @param workerCount - search workers to use (default: one per core, at most {@link MAX_SEARCH_WORKERS}) */
+  constructor(timeoutMs: number, workerCount?: number) {
     this.#timeoutMs = timeoutMs;
-    this.#workerCount = workerCount;
+    this.#workers = new SearchWorkers(workerCount);
   }
 
   /**
@@ -131,7 +107,7 @@ export class TextSearchEngine {
   searchNames(names: readonly string[], request: TextSearchRequest): Promise<{ readonly hits: number[] } | { readonly error: string }> {
     return this.#enqueue(() =>
       this.#withPattern(request, async (pattern, linear, deadline) => {
-        const [reply] = await this.#send(1, () => ({ ...request, pattern, linear, names }), deadline, pattern !== undefined && !linear);
+        const [reply] = await this.#workers.send(1, () => ({ ...request, pattern, linear, names }), deadline, pattern !== undefined && !linear);
         return reply.error !== undefined ? { error: reply.error } : { hits: reply.hits ?? [] };
       }),
     );
@@ -153,7 +129,7 @@ export class TextSearchEngine {
    * on this thread instead, and starts them only if it does not).
    */
   warm(request: Pick<TextSearchRequest, "regex" | "query" | "caseSensitive">): void {
-    if (!runsHere(request) || this.#workersLoaded) this.#ensureSlots(this.#workerCount);
+    if (!runsHere(request) || this.#workersLoaded) this.#workers.ensure(this.#workers.count);
   }
 
   /** Stops the workers; a later search starts new ones. */
@@ -161,6 +137,7 @@ export class TextSearchEngine {
     this.#generation++;
     for (const cancel of this.#cancels) cancel();
     this.#cancels.clear();
+    this.#workers.cancelAll();
     await this.#terminate();
   }
 
@@ -239,7 +216,7 @@ export class TextSearchEngine {
     const newList = this.#parts?.files !== files;
     const parts = this.#partition(files);
     const flags = learn && (!this.#workersLoaded || newList) ? learnFlags(files, parts, learn) : [];
-    return this.#send(
+    return this.#workers.send(
       parts.length,
       (slot, index) => {
         const { share, base } = parts[index]!;
@@ -272,7 +249,7 @@ export class TextSearchEngine {
       }
     } catch (error) {
       await this.#terminate();
-      if (error instanceof TimeoutError) return { error: this.#timeoutMessage(request) };
+      if (error instanceof SearchTimeout) return { error: this.#timeoutMessage(request) };
       // A worker's fault (a file it could not read, say) names host paths; the model gets them redacted.
       return { error: `search failed: ${redactHostPaths(String((error as Error)?.message ?? error))}` };
     }
@@ -282,101 +259,18 @@ export class TextSearchEngine {
     return `search stopped after ${this.#timeoutMs} ms without finishing; ${request.regex ? "simplify the pattern or narrow it with { glob }" : "narrow it with { glob } or a longer query"}`;
   }
 
-  // Sends one message to each of the first `count` workers and waits for every reply.
-  // A background request (a preload) does not keep the process alive: its workers are unref'd, and so is its timer.
-  async #send(count: number, message: (slot: Slot, index: number) => object, deadline: number, watchStalls: boolean, background = false): Promise<Reply[]> {
-    const slots = this.#ensureSlots(count);
-    const id = this.#nextId++;
-    let timer: NodeJS.Timeout | undefined;
-    let watcher: NodeJS.Timeout | undefined;
-    let cancel: (() => void) | undefined;
-    try {
-      return await new Promise<Reply[]>((resolve, reject) => {
-        const replies: Reply[] = new Array(slots.length);
-        let missing = slots.length;
-        const last = slots.map((slot) => ({ beat: Atomics.load(slot.heartbeat, 0), cpuMs: -1, done: false }));
-        cancel = () => reject(new Error(CANCELLED));
-        this.#cancels.add(cancel);
-        slots.forEach((slot, index) => {
-          slot.replies.set(id, (reply) => {
-            slot.replies.delete(id);
-            replies[index] = reply;
-            last[index].done = true;
-            if (--missing === 0) resolve(replies);
-          });
-          slot.worker.postMessage({ ...message(slot, index), id });
-        });
-        timer = setTimeout(() => reject(new TimeoutError()), Math.max(0, deadline - Date.now()));
-        if (background) timer.unref();
-        if (watchStalls) {
-          // A stall is CPU time without progress, so a worker merely waiting for a busy machine is not taken for one.
-          watcher = setInterval(() => {
-            slots.forEach(async (slot, index) => {
-              const beat = Atomics.load(slot.heartbeat, 0);
-              const state = last[index];
-              if (state.done) return;
-              const usage = await slot.worker.cpuUsage().catch(() => undefined);
-              if (!usage) return;
-              const cpuMs = (usage.user + usage.system) / 1000;
-              if (beat !== state.beat || state.cpuMs < 0) {
-                state.beat = beat;
-                state.cpuMs = cpuMs;
-              } else if (cpuMs - state.cpuMs >= STALL_MS) {
-                reject(new Stalled());
-              }
-            });
-          }, STALL_MS / 4);
-        }
-      });
-    } finally {
-      clearTimeout(timer);
-      clearInterval(watcher);
-      if (cancel) this.#cancels.delete(cancel);
-      for (const slot of slots) slot.replies.delete(id);
-    }
-  }
-
-  #ensureSlots(count: number): Slot[] {
-    while (this.#slots.length < count) {
-      const heartbeat = new Int32Array(new SharedArrayBuffer(4));
-      const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
-      const worker = new Worker(new URL(`./search-worker.${extension}`, import.meta.url), {
-        workerData: { heartbeat, cacheBudgetChars: Math.floor(CACHE_BUDGET_CHARS / this.#workerCount) },
-      });
-      const slot: Slot = { worker, heartbeat, replies: new Map() };
-      worker.on("message", (reply: Reply) => slot.replies.get(reply.id)?.(reply));
-      worker.on("error", (error) => {
-        this.#slots = this.#slots.filter((other) => other !== slot);
-        for (const deliver of [...slot.replies.values()]) deliver({ id: 0, error: `search failed: ${error.message}` });
-      });
-      // Unref'd after the listeners are added (adding a 'message' listener refs a
-      // worker again), so idle workers never keep the process alive; a pending
-      // search keeps it alive through its timer.
-      worker.unref();
-      this.#slots.push(slot);
-    }
-    return this.#slots.slice(0, count);
-  }
-
   async #terminate(): Promise<void> {
-    const slots = this.#slots;
-    this.#slots = [];
     this.#workersLoaded = false;
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    await this.#workers.terminate();
   }
 
   // One contiguous share of the files per worker (see search-shares.ts), kept while the list is the same.
   #partition(files: readonly SearchFile[]): Part[] {
-    if (this.#parts?.files !== files) this.#parts = { files, parts: partitionFiles(files, this.#workerCount) };
+    if (this.#parts?.files !== files) this.#parts = { files, parts: partitionFiles(files, this.#workers.count) };
     return this.#parts.parts;
   }
-
 }
-
-
-class TimeoutError extends Error {}
 
 // What decides whether a search may run on this thread.
 type HereTest = Pick<TextSearchRequest, "regex" | "query" | "caseSensitive" | "maxFileBytes">;
 
-const CANCELLED = "the search was cancelled because the navigation tools were closed";
