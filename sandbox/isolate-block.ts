@@ -29,8 +29,8 @@ export interface BlockHost {
   current(): Promise<Live>;
   /** The sandbox's isolate right now, if it has one: host calls of any other isolate are not settled. */
   live(): Live | undefined;
-  /** True once after the isolate was lost while no block ran: the block that asks is told, and does not run. */
-  takeLostBetweenBlocks(): boolean;
+  /** Once after the isolate was lost while no block ran, how (`stuck`: it stopped answering): the block that asks is told, and does not run. */
+  takeLostBetweenBlocks(): "memory" | "stuck" | undefined;
   /** Names a block may not declare: stubs, exposed functions and persistent globals. */
   reserved(): string[];
   /** Replaces the isolate with a fresh one, persistent globals, stubs and functions re-applied. */
@@ -79,7 +79,11 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     });
 
     const live = await this.#host.current();
-    if (this.#host.takeLostBetweenBlocks()) {
+    const lostBefore = this.#host.takeLostBetweenBlocks();
+    if (lostBefore === "stuck") {
+      return finish({ kind: "timeout", name: "SandboxLost", message: `the sandbox stopped answering after the previous block (code that block left running, such as a FinalizationRegistry callback, kept it busy) and was restarted before this block, which therefore did not run` }, true);
+    }
+    if (lostBefore) {
       return finish({ kind: "memory", name: "SandboxLost", message: `the sandbox went over its memory limit of ${this.#host.memoryLimit()} MB after the previous block (too much data kept in variables) and was restarted before this block, which therefore did not run` }, true);
     }
     let program: ReplProgram;

@@ -7,6 +7,7 @@ import {
   type SandboxFactory,
   type SandboxOptions,
 } from "./sandbox.ts";
+import type ivm from "isolated-vm";
 import { semiSpaceMb } from "./nursery.ts";
 import { persistentBytes } from "./json-size.ts";
 import { answerWithin, applyExpose, applyStub, CHECK_WITHIN_MS, createLive, releaseLive, setGuestGlobal, type Live, type LostReason } from "./live-isolate.ts";
@@ -71,8 +72,8 @@ class IsolateSandbox implements Sandbox {
   #setup: Promise<unknown> = Promise.resolve();
   #disposed = false;
   #busy = false;
-  /** The isolate was lost while no block ran (V8's heap limit disposed it later, say): the next block is told and does not run. */
-  #lostBetweenBlocks = false;
+  /** The isolate was lost while no block ran (V8's heap limit disposed it later, say, or it stopped answering a set-up call): the next block is told and does not run. */
+  #lostBetweenBlocks?: "memory" | "stuck";
 
   constructor(options: SandboxOptions) {
     const limits = sandboxLimits(options);
@@ -83,7 +84,7 @@ class IsolateSandbox implements Sandbox {
         live: () => this.#live,
         takeLostBetweenBlocks: () => {
           const lost = this.#lostBetweenBlocks;
-          this.#lostBetweenBlocks = false;
+          this.#lostBetweenBlocks = undefined;
           return lost;
         },
         reserved: () => [...this.#stubs.keys(), ...this.#functions.keys(), ...this.#persistent.keys()],
@@ -117,13 +118,13 @@ class IsolateSandbox implements Sandbox {
         const live = await this.#current();
         // A large value needs a bigger heap; the limit is fixed per isolate, so start a new one.
         if (live.limitMb < this.#memoryLimit()) await this.#renew();
-        else await setGuestGlobal(live, name, value);
+        // An isolate that stopped answering is replaced, the value with it; one that went over its limit means the value is too large.
+        else await setGuestGlobal(live, name, value, bytes).catch((error: unknown) => (live.lost === "stuck" ? this.#replaceLost(live) : Promise.reject(error)));
       }
     } catch (error) {
       failure = error;
     }
-    const live = this.#live;
-    const stats = live && !live.isolate.isDisposed && !live.lost ? await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined) : undefined;
+    const stats = await this.#heapStatistics();
     if (stats && stats.used_heap_size <= stats.heap_size_limit) {
       if (failure) throw failure;
       return;
@@ -138,33 +139,53 @@ class IsolateSandbox implements Sandbox {
     return this.#serial(() => this.#setGlobal(name, value));
   }
 
-  async #setGlobal(name: string, value: GuestValue): Promise<void> {
-    const live = await this.#current();
-    try {
-      await setGuestGlobal(live, name, value);
-    } catch (error) {
-      // Over the memory limit while copying the value in: a loss for the next block to report, not a read-only name.
-      if (!live.isolate.isDisposed && !live.lost) throw error;
-      this.#lostBetweenBlocks = true;
-      await this.#renew();
-    }
+  #setGlobal(name: string, value: GuestValue): Promise<void> {
+    // Over the memory limit while copying the value in, or no answer in time: a loss for the next block to report, not a read-only name.
+    return this.#onLive((live) => setGuestGlobal(live, name, value));
   }
 
   defineStub(name: string, message: string): Promise<void> {
-    return this.#serial(async () => {
-      // The isolate first: starting one applies every stub already recorded.
-      const live = await this.#current();
-      this.#stubs.set(name, message);
-      await applyStub(live, name, message);
-    });
+    // Recorded once the isolate is there: starting one applies every stub already recorded.
+    return this.#serial(() =>
+      this.#onLive((live) => {
+        this.#stubs.set(name, message);
+        return applyStub(live, name, message);
+      }),
+    );
   }
 
   exposeFunction(name: string, fn: HostFunction): Promise<void> {
-    return this.#serial(async () => {
-      const live = await this.#current();
-      this.#functions.set(name, fn);
-      await applyExpose(live, name);
-    });
+    return this.#serial(() =>
+      this.#onLive((live) => {
+        this.#functions.set(name, fn);
+        return applyExpose(live, name);
+      }),
+    );
+  }
+
+  /**
+   * Runs a set-up step on the live isolate (each of its waits is bounded). An isolate
+   * lost meanwhile, over its memory limit or written off as stuck, is replaced with
+   * persistent globals, stubs and functions re-applied (a stub or function just
+   * recorded included), and the next block is told; any other failure is the caller's.
+   */
+  async #onLive(step: (live: Live) => Promise<void>): Promise<void> {
+    const live = await this.#current();
+    try {
+      await step(live);
+    } catch (error) {
+      if (!live.isolate.isDisposed && !live.lost) throw error;
+      await this.#replaceLost(live);
+    }
+  }
+
+  /** The live isolate's heap statistics, if it answers in time; one written off as stuck meanwhile is replaced (the next block is told) and the fresh one asked. */
+  async #heapStatistics(again = true): Promise<ivm.HeapStatistics | undefined> {
+    const live = this.#live;
+    if (!live || live.isolate.isDisposed || live.lost) return undefined;
+    const stats = await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
+    if (live.lost !== "stuck" || !again) return stats;
+    return this.#replaceLost(live).then(() => this.#heapStatistics(false), () => undefined);
   }
 
   /**
@@ -189,7 +210,7 @@ class IsolateSandbox implements Sandbox {
 
   reset(): Promise<void> {
     return this.#serial(async () => {
-      this.#lostBetweenBlocks = false;
+      this.#lostBetweenBlocks = undefined;
       await this.#renew();
     });
   }
@@ -209,9 +230,14 @@ class IsolateSandbox implements Sandbox {
     }
     const live = this.#alive();
     if (!live.isolate.isDisposed && !live.lost) return live;
-    this.#lostBetweenBlocks = true;
-    await this.#renew();
+    await this.#replaceLost(live);
     return this.#alive();
+  }
+
+  /** Replaces an isolate lost while no block ran; the next block is told whether it stopped answering or went over its memory limit. */
+  async #replaceLost(lost: Live): Promise<void> {
+    this.#lostBetweenBlocks = lost.lost === "stuck" ? "stuck" : "memory";
+    await this.#renew();
   }
 
   /** Replaces the isolate with a fresh one and re-applies persistent globals, stubs and functions. */
@@ -227,9 +253,14 @@ class IsolateSandbox implements Sandbox {
       },
     });
     this.#live = live;
-    for (const [name, { value }] of this.#persistent) await setGuestGlobal(live, name, value);
-    for (const [name, message] of this.#stubs) await applyStub(live, name, message);
-    for (const name of this.#functions.keys()) await applyExpose(live, name);
+    try {
+      for (const [name, { value, bytes }] of this.#persistent) await setGuestGlobal(live, name, value, bytes);
+      for (const [name, message] of this.#stubs) await applyStub(live, name, message);
+      for (const name of this.#functions.keys()) await applyExpose(live, name);
+    } catch (error) {
+      if (live.lost !== "stuck") throw error;
+      throw new Error("a new sandbox isolate did not take its persistent globals, stubs and functions in time and was written off as stuck; the next call starts another");
+    }
   }
 
   async dispose(): Promise<void> {

@@ -3,13 +3,16 @@ import type { GuestValue } from "./sandbox.ts";
 import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS, RUNTIME_ENTRY_POINTS } from "./guest-runtime.ts";
 import { ReplState } from "./repl-state.ts";
 import { withSemiSpace } from "./nursery.ts";
+import { persistentBytes } from "./json-size.ts";
 
 export type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
 
 /** How long a new isolate may take to set up its context and runtime. */
 const SET_UP_WITHIN_MS = 10_000;
-/** How long the host waits for an isolate that runs no block (heap statistics, the memory check after a block, at least a compile) before writing it off as stuck. */
+/** How long the host waits for an isolate that runs no block (heap statistics, the memory check after a block, a set-up call, at least a compile) before writing it off as stuck. */
 export const CHECK_WITHIN_MS = 5_000;
+/** Extra time a global's value may take to be copied in, per MB it is budgeted (the process backend allows its workers as much per MB). */
+const COPY_MS_PER_MB = 100;
 
 /** One isolate with its context, the runtime's entry points and its in-flight host calls. */
 export interface Live {
@@ -162,21 +165,36 @@ export function releaseLive(live: Live): void {
   live.isolate.dispose();
 }
 
-/** Defines a global through the runtime, so no guest setter runs; fails if guest code made the name read-only. */
-export async function setGuestGlobal(live: Live, name: string, value: GuestValue): Promise<void> {
+/**
+ * Defines a global through the runtime, so no guest setter runs; fails if guest code made the name read-only.
+ * Like every set-up call it is bounded ({@link answerWithin}): {@link CHECK_WITHIN_MS}, plus {@link COPY_MS_PER_MB}
+ * per MB of `bytes` (the value's budget in the isolate), for code a block left running (a FinalizationRegistry
+ * callback) can keep the isolate from answering.
+ */
+export async function setGuestGlobal(live: Live, name: string, value: GuestValue, bytes = budgetOf(value)): Promise<void> {
   const transferable = value !== null && typeof value === "object" ? new ivm.ExternalCopy(value).copyInto({ release: true }) : value;
-  const done = await live.runtime.setGlobal.apply(undefined, [name, transferable], { arguments: { copy: true } });
+  const within = CHECK_WITHIN_MS + COPY_MS_PER_MB * Math.ceil(bytes / (1024 * 1024));
+  const done = await answerWithin(live, live.runtime.setGlobal.apply(undefined, [name, transferable], { arguments: { copy: true } }), within);
   if (done !== true) {
     throw new Error(`could not set the sandbox global '${name}': guest code made it read-only. Reset the sandbox or use another name.`);
   }
 }
 
-/** Defines a stub in one isolate (on creation, and again in every fresh isolate). */
-export async function applyStub(live: Live, name: string, message: string): Promise<void> {
-  await live.runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } });
+/** A value's budget in bytes (see `persistentBytes`); 0 for one it cannot size (a cycle), which then gets the base time. */
+function budgetOf(value: GuestValue): number {
+  try {
+    return persistentBytes(value);
+  } catch {
+    return 0;
+  }
 }
 
-/** Exposes a host function in one isolate (on creation, and again in every fresh isolate); it returns a promise in the guest. */
+/** Defines a stub in one isolate (on creation, and again in every fresh isolate); bounded like {@link setGuestGlobal}. */
+export async function applyStub(live: Live, name: string, message: string): Promise<void> {
+  await answerWithin(live, live.runtime.stub.apply(undefined, [name, message], { arguments: { copy: true } }), CHECK_WITHIN_MS);
+}
+
+/** Exposes a host function in one isolate (on creation, and again in every fresh isolate); it returns a promise in the guest. Bounded like {@link setGuestGlobal}. */
 export async function applyExpose(live: Live, name: string): Promise<void> {
-  await live.runtime.expose.apply(undefined, [name], { arguments: { copy: true } });
+  await answerWithin(live, live.runtime.expose.apply(undefined, [name], { arguments: { copy: true } }), CHECK_WITHIN_MS);
 }
