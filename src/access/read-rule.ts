@@ -86,7 +86,7 @@ export class ReadRule {
     if (relative !== "" && !hasGitignore && !this.#ignores.has(relative)) this.#ignores.set(relative, null);
   }
 
-  // Runs for every entry a walk lists: nothing is allocated unless the entry is refused.
+  // Runs for every entry a walk lists: no refusal, message or list of folders is made unless the entry is refused.
   #check(relative: string, directory: boolean, asked: string): ReadRefusal | undefined {
     const slash = relative.lastIndexOf("/");
     if (relative.length - slash === 5 && relative.endsWith(".git")) return refused(relative, asked, "git", "it is in .git/, git's own data (history, remotes, credentials), not the code");

@@ -53,14 +53,16 @@ export function runsHere(request: Pick<TextSearchRequest, "regex" | "query" | "c
  * {@link HERE_PATTERN_BUDGET_MS}, which stops even a catastrophic one.
  *
  * @param stop - checked between files: the deadline passed or the search was cancelled
+ * @param deadline - the search's: the pattern's time here ends with it, if sooner
  * @param mayHoldFile - false for a file that cannot hold the literal (the index's trigram filter): it is not read
  * @param learn - gets a trigram filter of each file read whole that it wants
- * @returns the matches, or `undefined` when the pattern ran out of its time here (the caller runs the search on the workers)
+ * @returns the matches, or `undefined` when the pattern ran out of its time here (the caller runs the search on the workers, if the deadline has not passed)
  */
 export async function searchHere(
   files: readonly SearchFile[],
   request: TextSearchRequest,
   stop: () => ScanStopped | undefined,
+  deadline: number,
   mayHoldFile?: (file: SearchFile) => boolean,
   learn?: FilterSink,
 ): Promise<WorkerMatches | undefined> {
@@ -69,7 +71,7 @@ export async function searchHere(
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
   const { plan, literal } = planOf(request);
   const mayHold = literal === undefined ? () => true : bytePrefilter(literal, request.caseSensitive);
-  const batch = plan.pattern ? new GuardedBatch(plan, sink, wanted, new TimeGuard(HERE_PATTERN_BUDGET_MS)) : undefined;
+  const batch = plan.pattern ? new GuardedBatch(plan, sink, wanted, new TimeGuard(Math.min(HERE_PATTERN_BUDGET_MS, deadline - Date.now()))) : undefined;
   const changed: number[] = [];
   const reader = new ScratchReader(request.maxFileBytes);
   let searchedFiles = 0;

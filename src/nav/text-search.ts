@@ -64,6 +64,7 @@ export class TextSearchEngine {
   #parts: { files: readonly SearchFile[]; parts: Part[] } | undefined;
   // True once the workers hold the files' texts (a search or a preload ran on them).
   #workersLoaded = false;
+  #lastRanOn: "calling thread" | "workers" | undefined;
   // Counts calls of close(), so a background load queued before one does not start workers after it.
   #generation = 0;
   #queue: Promise<unknown> = Promise.resolve();
@@ -88,11 +89,14 @@ export class TextSearchEngine {
   search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult> {
     return this.#enqueue(async () => {
       const generation = this.#generation;
-      let result = this.#searchesHere(files, request, mayHold) ? await this.#searchHere(files, request, mayHold, learn) : undefined;
+      // One deadline for the search, wherever it runs: a pattern given up on this thread has what is left of it on the workers.
+      const deadline = Date.now() + this.#timeoutMs;
+      let result = this.#searchesHere(files, request, mayHold) ? await this.#searchHere(files, request, deadline, mayHold, learn) : undefined;
+      this.#lastRanOn = result === undefined ? "workers" : "calling thread";
       if (result === undefined) {
-        if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request, true, learn);
+        if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request, true, learn, deadline);
         // On workers that hold no text yet: only the files that may hold the literal, and every file after.
-        result = await this.#runSearch(files.filter(mayHold), request, false, learn);
+        result = await this.#runSearch(files.filter(mayHold), request, false, learn, deadline);
       }
       // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
       if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }, learn) : Promise.resolve()), true);
@@ -106,11 +110,16 @@ export class TextSearchEngine {
    */
   searchNames(names: readonly string[], request: TextSearchRequest): Promise<{ readonly hits: number[] } | { readonly error: string }> {
     return this.#enqueue(() =>
-      this.#withPattern(request, async (pattern, linear, deadline) => {
+      this.#withPattern(request, undefined, async (pattern, linear, deadline) => {
         const [reply] = await this.#workers.send(1, () => ({ ...request, pattern, linear, names }), deadline, pattern !== undefined && !linear);
         return reply.error !== undefined ? { error: reply.error } : { hits: reply.hits ?? [] };
       }),
     );
+  }
+
+  /** Where the last search of file contents ran (for diagnostics and tests): on this thread, or on the workers; `undefined` before the first. */
+  get lastRanOn(): "calling thread" | "workers" | undefined {
+    return this.#lastRanOn;
   }
 
   /** True once the workers hold the files' texts: a search then reads nothing it has not read before. */
@@ -166,14 +175,16 @@ export class TextSearchEngine {
     return true;
   }
 
-  // The search on this thread, or undefined when its pattern ran out of time there.
-  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult | undefined> {
-    const deadline = Date.now() + this.#timeoutMs;
+  // The search on this thread, or undefined when its pattern ran out of time there (before the deadline).
+  async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, deadline: number, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult | undefined> {
     let cancelled = false;
     const cancel = () => void (cancelled = true);
     this.#cancels.add(cancel);
     try {
-      const reply = await searchHere(files, request, () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined), mayHold, learn);
+      const stop = () => (cancelled ? new ScanStopped("cancelled") : Date.now() > deadline ? new ScanStopped("timeout") : undefined);
+      const reply = await searchHere(files, request, stop, deadline, mayHold, learn);
+      // Given up on this thread: the workers run it, unless that used up the search's time.
+      if (reply === undefined && Date.now() >= deadline) return { error: this.#timeoutMessage(request) };
       return reply && mergeMatches(files, [reply], request.limit);
     } catch (error) {
       if (error instanceof ScanStopped) return { error: error.reason === "timeout" ? this.#timeoutMessage(request) : `search failed: ${CANCELLED}` };
@@ -198,8 +209,8 @@ export class TextSearchEngine {
   }
 
   // `whole`: the files are every file, so the workers hold all their texts after it.
-  #runSearch(files: readonly SearchFile[], request: TextSearchRequest, whole = true, learn?: FilterSink): Promise<TextSearchResult> {
-    return this.#withPattern(request, async (pattern, linear, deadline) => {
+  #runSearch(files: readonly SearchFile[], request: TextSearchRequest, whole = true, learn?: FilterSink, deadline?: number): Promise<TextSearchResult> {
+    return this.#withPattern(request, deadline, async (pattern, linear, deadline) => {
       const replies = await this.#sendShares(files, { ...request, pattern, linear }, deadline, pattern !== undefined && !linear, false, learn);
       const failed = replies.find((reply) => reply.error !== undefined);
       if (failed) return { error: failed.error! };
@@ -231,21 +242,22 @@ export class TextSearchEngine {
   }
 
   // Runs `attempt` on the backtracking engine, then, if a worker stalled, on the linear-time one.
-  async #withPattern<T>(request: TextSearchRequest, attempt: (pattern: LineRegex | undefined, linear: boolean, deadline: number) => Promise<T>): Promise<T | { error: string }> {
+  // `deadline`: the search's, when it was set before (a search given up on this thread); else from now.
+  async #withPattern<T>(request: TextSearchRequest, deadline: number | undefined, attempt: (pattern: LineRegex | undefined, linear: boolean, deadline: number) => Promise<T>): Promise<T | { error: string }> {
     let pattern: LineRegex | undefined;
     if (request.regex) {
       const compiled = lineRegex(request.query, request.caseSensitive);
       if ("error" in compiled) return compiled;
       pattern = compiled;
     }
-    const deadline = Date.now() + this.#timeoutMs;
+    const until = deadline ?? Date.now() + this.#timeoutMs;
     try {
       try {
-        return await attempt(pattern, pattern?.nestedRepetition ?? false, deadline);
+        return await attempt(pattern, pattern?.nestedRepetition ?? false, until);
       } catch (error) {
         if (!(error instanceof Stalled)) throw error;
         await this.#terminate();
-        return await attempt(pattern, true, deadline);
+        return await attempt(pattern, true, until);
       }
     } catch (error) {
       await this.#terminate();

@@ -15,10 +15,10 @@
 import { createIsolateSandbox, type Sandbox } from "../../sandbox/index.ts";
 import { onIsolateLost } from "../../sandbox/isolate-sandbox.ts";
 
-/** When the callbacks start to loop, after the block has ended. */
-const SPIN_AFTER_MS = 300;
+/** When the callbacks start to loop, well after the block and the heap check after it have ended (four sandboxes run at once, on a machine that may be busy). */
+const SPIN_AFTER_MS = 1_000;
 /** How long the host waits after the block before its set-up call: the callback loops by then. */
-const WAIT_MS = 1_000;
+const WAIT_MS = 2_000;
 
 const LEAVE_SPINNING = `
 const spinAt = Date.now() + ${SPIN_AFTER_MS};
