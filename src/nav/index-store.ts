@@ -20,6 +20,7 @@ export class IndexStore {
   readonly #maxFileBytes: number;
   readonly #secretFiles: readonly string[];
   #contents: Promise<IndexCache> | undefined;
+  #loaded: IndexCache | undefined;
   readonly #spills: SymbolSpill[] = [];
 
   /** @param secretFiles - the secret-file patterns of the walk, written with the cache (its file list is used only under the same ones) */
@@ -38,8 +39,13 @@ export class IndexStore {
   /** The disk cache as this process first read it (empty when there is none, or it cannot be trusted). */
   contents(): Promise<IndexCache> {
     if (this.#file === undefined) return Promise.resolve(NO_CACHE);
-    this.#contents ??= readIndexCache(this.#file, this.#maxFileBytes);
+    this.#contents ??= readIndexCache(this.#file, this.#maxFileBytes).then((cache) => (this.#loaded = cache));
     return this.#contents;
+  }
+
+  /** The disk cache, if it has been read already (see {@link contents}). */
+  loaded(): IndexCache | undefined {
+    return this.#loaded;
   }
 
   /** A new spill file beside the cache, or `undefined` (no cache directory, or none can be made: symbols then stay in memory). */

@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ReadRule } from "../access/read-rule.ts";
+import { startWalkHelper } from "./parallel-walk.ts";
 import { isInside } from "./path-safety.ts";
+import { pathUnder } from "./text-scan.ts";
+import { isPlainFolder } from "./walk-split.ts";
 
 /** The order a walk lists paths in: by UTF-16 code units, as `<` compares strings. */
 export function comparePaths(a: string, b: string): number {
@@ -35,17 +38,69 @@ export interface RepositoryWalk {
  *
  * @param root - an absolute real path (see `fs.realpath`)
  * @param rule - what may be read; default: the default rule over `root`
+ * @param folders - folders a second thread walks meanwhile (see walk-split.ts and parallel-walk.ts; paths that are not plain are left out); none by default
  */
-export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)): RepositoryWalk {
+export function walkRepository(root: string, rule: ReadRule = new ReadRule(root), folders: readonly string[] = []): RepositoryWalk {
+  const share = folders.filter(isPlainFolder);
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
-  walkDirectory(root, "", rule, files, outsideLinks);
+  const helper = share.length > 0 ? startWalkHelper(root, rule.secretFiles, share) : undefined;
+  walkDirectory(root, "", rule, files, outsideLinks, helper && new Set(share));
+  if (helper) {
+    // What the helper found; the folders it did not walk (or all, if it did not answer) are visited here as a whole walk would.
+    const declined = helper.collect(files, outsideLinks) ?? share;
+    for (const folder of declined) visitAgain(root, folder, rule, files, outsideLinks);
+  }
   files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
   return { files, outsideLinks };
 }
 
-function walkDirectory(root: string, relative: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[]): void {
+/**
+ * Walks each of `folders` when a whole walk would enter it: it is a directory, no symlink
+ * leads to it, and the rule allows it and every folder above it; answers the folders it
+ * did not walk (the caller visits those as a whole walk would: see {@link walkRepository}).
+ */
+export function walkFolders(root: string, rule: ReadRule, folders: readonly string[], files: WalkedFile[], outsideLinks: string[]): string[] {
+  const declined: string[] = [];
+  for (const folder of folders) {
+    const absolute = pathUnder(root, folder);
+    if (realPath(absolute) === absolute && safeStat(absolute)?.isDirectory() && !rule.refusal(folder)) walkDirectory(root, folder, rule, files, outsideLinks, undefined);
+    else declined.push(folder);
+  }
+  return declined;
+}
+
+// A folder another thread was to walk but did not: visited as its parent's entry, if a whole walk reaches the parent.
+function visitAgain(root: string, folder: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[]): void {
+  const slash = folder.lastIndexOf("/");
+  const parent = slash === -1 ? root : pathUnder(root, folder.slice(0, slash));
+  if (realPath(parent) !== parent || rule.refusal(folder.slice(0, Math.max(slash, 0)))) return;
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(pathUnder(root, folder));
+  } catch {
+    return;
+  }
+  visitEntry(root, folder, pathUnder(root, folder), stat, rule, files, outsideLinks, undefined);
+}
+
+/** The folders that hold the files (listed in path order): each file's folder and those above it, each found once. */
+export function foldersOf(files: readonly WalkedFile[]): Set<string> {
+  const folders = new Set<string>();
+  let previous = "";
+  for (const file of files) {
+    const slash = file.path.lastIndexOf("/");
+    if (slash === -1) continue;
+    const folder = file.path.slice(0, slash);
+    if (folder === previous) continue;
+    previous = folder;
+    for (let end = folder.length; end > 0 && !folders.has(folder.slice(0, end)); end = folder.lastIndexOf("/", end - 1)) folders.add(folder.slice(0, end));
+  }
+  return folders;
+}
+
+function walkDirectory(root: string, relative: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], skip: ReadonlySet<string> | undefined): void {
   const absolute = relative ? path.join(root, relative) : root;
   // Joined by hand: path.join's normalising is the walk's largest cost after the system calls.
   const prefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
@@ -59,31 +114,44 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
   rule.noteFolder(relative, entries.some((entry) => entry.name.length === 10 && entry.name.toLowerCase() === ".gitignore"));
   for (const entry of entries) {
     const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
-    const childAbsolute = prefix + entry.name;
-    if (entry.isDirectory()) {
-      if (!rule.entryRefusal(childRelative, true)) walkDirectory(root, childRelative, rule, files, outsideLinks);
-      continue;
+    if (!skip?.has(childRelative)) visitEntry(root, childRelative, prefix + entry.name, entry, rule, files, outsideLinks, skip);
+  }
+}
+
+// One entry of a folder (a Dirent, or an lstat of it): a folder is walked, a file listed, a symlink followed to a file inside the root.
+function visitEntry(root: string, relative: string, absolute: string, entry: EntryKind, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], skip: ReadonlySet<string> | undefined): void {
+  if (entry.isDirectory()) {
+    if (!rule.entryRefusal(relative, true)) walkDirectory(root, relative, rule, files, outsideLinks, skip);
+    return;
+  }
+  if (rule.entryRefusal(relative, false)) return;
+  if (entry.isSymbolicLink()) {
+    const target = realPath(absolute);
+    if (target === undefined || !isInside(root, target)) {
+      outsideLinks.push(relative);
+      return;
     }
-    if (rule.entryRefusal(childRelative, false)) continue;
-    if (entry.isSymbolicLink()) {
-      let target: string;
-      try {
-        target = fs.realpathSync(childAbsolute);
-      } catch {
-        outsideLinks.push(childRelative);
-        continue;
-      }
-      if (!isInside(root, target)) {
-        outsideLinks.push(childRelative);
-        continue;
-      }
-      const stat = safeStat(target);
-      if (stat?.isFile()) files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
-      continue;
-    }
-    if (!entry.isFile()) continue;
-    const stat = safeStat(childAbsolute);
-    if (stat) files.push({ path: childRelative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+    const stat = safeStat(target);
+    if (stat?.isFile()) files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+    return;
+  }
+  if (!entry.isFile()) return;
+  const stat = safeStat(absolute);
+  if (stat) files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+}
+
+/** What an entry is, as a `Dirent` or an `lstat` tells. */
+interface EntryKind {
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFile(): boolean;
+}
+
+function realPath(absolute: string): string | undefined {
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    return undefined;
   }
 }
 
