@@ -7,21 +7,41 @@ import type { PieceAt, SymbolPieces } from "./symbol-store.ts";
 /** A file record without its symbols and trigram filter: what the cache's metadata file holds of it. */
 export type StoredRecord = Omit<FileRecord, "symbols" | "grams">;
 
-/** Where a record's symbol piece (see symbol-piece.ts), or one part of it, is: bytes in memory, or a piece of an open file. */
+/** Where a record's symbol piece (see symbol-piece.ts) is: bytes in memory, or a piece of an open file (a spill). */
 export type SymbolsSource = Uint8Array | { readonly pieces: SymbolPieces; readonly at: PieceAt };
 
-/** Where a record's trigram filter is: bytes in memory, a piece of the cache's filter file, or none. */
-export type GramsSource =
-  | Uint8Array
-  | { readonly file: { piece(offset: number, length: number): Uint8Array | undefined }; readonly offset: number; readonly length: number }
-  | undefined;
+/** A file that trigram filters are read from by position (the cache's filter file). */
+export interface GramsPieces {
+  piece(offset: number, length: number): Uint8Array | undefined;
+}
+
+/**
+ * Where the bytes of one cached record are, by position: its symbols in a symbols file, its
+ * spans in a spans file, its filter in a filter file (none: `gramsFile` undefined). Read by
+ * {@link cachedRecord}, which copies the numbers: one object can serve every record of a cache.
+ */
+export interface RecordPlaces {
+  symbolsFile: SymbolPieces;
+  symbolsAt: number;
+  symbolsLength: number;
+  spansFile: SymbolPieces;
+  spansAt: number;
+  spansLength: number;
+  gramsFile: GramsPieces | undefined;
+  gramsAt: number;
+  gramsLength: number;
+}
+
+/** A record's fields as columns (see cache-columns.ts), one value per record. */
+export type RecordColumns = Readonly<Record<keyof StoredRecord, readonly unknown[]>>;
 
 /**
  * A record whose symbols are parsed from their piece (UTF-8 bytes, kept outside
  * the JavaScript heap or in a file) only when first read, and whose spans (all a
  * search needs) are parsed without them; from the disk cache, the two parts come
- * from two files. The bytes are also what the cache writes back, untouched. A class, not a closure and a property getter
- * per record: a warm start makes 50,000 of them.
+ * from two files. The bytes are also what the cache writes back, untouched. A
+ * class with numbers for places, not a closure and a getter per record, nor objects
+ * for places: a warm start makes 50,000 of them (objects for places took 40 ms more).
  */
 class LazySymbolsRecord implements FileRecord {
   readonly path: string;
@@ -33,26 +53,54 @@ class LazySymbolsRecord implements FileRecord {
   readonly large: boolean;
   readonly lines: number | null;
   readonly symbolCount: number;
-  // The piece; or, with #spansSource, its symbols part alone.
-  #source: SymbolsSource;
-  #spansSource: SymbolsSource | undefined;
+  // The piece in memory; or the file holding the piece (a spill) or, with #spansFile, the symbols part alone.
+  readonly #symbols: Uint8Array | SymbolPieces;
+  readonly #symbolsAt: number;
+  readonly #symbolsLength: number;
+  readonly #spansFile: SymbolPieces | undefined;
+  readonly #spansAt: number;
+  readonly #spansLength: number;
+  readonly #grams: Uint8Array | GramsPieces | undefined;
+  readonly #gramsAt: number;
+  readonly #gramsLength: number;
   #parsed: NavSymbol[] | undefined;
   #spans: SymbolSpans | undefined;
-  #grams: GramsSource;
 
-  constructor(stored: StoredRecord, source: SymbolsSource, grams: GramsSource, spansSource: SymbolsSource | undefined) {
-    this.path = stored.path;
-    this.size = stored.size;
-    this.mtimeMs = stored.mtimeMs;
-    this.ctimeMs = stored.ctimeMs;
-    if (stored.language !== undefined) this.language = stored.language;
-    this.binary = stored.binary;
-    this.large = stored.large;
-    this.lines = stored.lines;
-    this.symbolCount = stored.symbolCount;
-    this.#source = source;
-    this.#spansSource = spansSource;
-    this.#grams = grams;
+  // Fields one by one (from an object or from columns), so neither path allocates more than the record.
+  constructor(
+    path: string,
+    size: number,
+    mtimeMs: number,
+    ctimeMs: number,
+    language: string | undefined | null,
+    binary: boolean,
+    large: boolean,
+    lines: number | null,
+    symbolCount: number,
+    symbols: Uint8Array | SymbolPieces,
+    symbolsAt: number,
+    symbolsLength: number,
+    places: Omit<RecordPlaces, "symbolsFile" | "symbolsAt" | "symbolsLength"> | undefined,
+    grams: Uint8Array | undefined,
+  ) {
+    this.path = path;
+    this.size = size;
+    this.mtimeMs = mtimeMs;
+    this.ctimeMs = ctimeMs;
+    if (language !== undefined && language !== null) this.language = language;
+    this.binary = binary;
+    this.large = large;
+    this.lines = lines;
+    this.symbolCount = symbolCount;
+    this.#symbols = symbols;
+    this.#symbolsAt = symbolsAt;
+    this.#symbolsLength = symbolsLength;
+    this.#spansFile = places?.spansFile;
+    this.#spansAt = places?.spansAt ?? 0;
+    this.#spansLength = places?.spansLength ?? 0;
+    this.#grams = grams ?? places?.gramsFile;
+    this.#gramsAt = places?.gramsAt ?? 0;
+    this.#gramsLength = places?.gramsLength ?? 0;
   }
 
   get symbols(): readonly NavSymbol[] {
@@ -65,28 +113,25 @@ class LazySymbolsRecord implements FileRecord {
   }
 
   get grams(): Uint8Array | undefined {
-    return gramsOf(this.#grams);
+    const grams = this.#grams;
+    return grams === undefined || grams instanceof Uint8Array ? grams : grams.piece(this.#gramsAt, this.#gramsLength);
   }
 
   /** The symbols' JSON as UTF-8 bytes (read from a file: valid until the next read of that file). */
   symbolsJson(): Uint8Array {
-    const bytes = bytesOf(this.#source);
-    return this.#spansSource ? bytes : symbolsPart(bytes);
+    const bytes = this.#symbolBytes();
+    return this.#spansFile ? bytes : symbolsPart(bytes);
   }
 
   /** The spans' JSON as UTF-8 bytes (read from a file: valid until the next read of that file). */
   spansJson(): Uint8Array {
-    return this.#spansSource ? bytesOf(this.#spansSource) : spansPart(bytesOf(this.#source));
+    return this.#spansFile ? this.#spansFile.read({ offset: this.#spansAt, length: this.#spansLength }) : spansPart(this.#symbolBytes());
   }
-}
 
-function bytesOf(source: SymbolsSource): Uint8Array {
-  return source instanceof Uint8Array ? source : source.pieces.read(source.at);
-}
-
-// A trigram filter from where it is kept.
-function gramsOf(grams: GramsSource): Uint8Array | undefined {
-  return grams === undefined || grams instanceof Uint8Array ? grams : grams.file.piece(grams.offset, grams.length);
+  #symbolBytes(): Uint8Array {
+    const symbols = this.#symbols;
+    return symbols instanceof Uint8Array ? symbols : symbols.read({ offset: this.#symbolsAt, length: this.#symbolsLength });
+  }
 }
 
 /** A file filter of the disk cache, whose bytes are read from the filter file when first asked for. */
@@ -96,41 +141,61 @@ class CachedFilter implements FileFilter {
   readonly mtimeMs: number;
   readonly ctimeMs: number;
   readonly binary: boolean;
-  readonly #grams: GramsSource;
+  readonly #file: GramsPieces | undefined;
+  readonly #at: number;
+  readonly #length: number;
 
-  constructor(stored: Omit<FileFilter, "grams">, grams: GramsSource) {
-    this.path = stored.path;
-    this.size = stored.size;
-    this.mtimeMs = stored.mtimeMs;
-    this.ctimeMs = stored.ctimeMs;
-    this.binary = stored.binary;
-    this.#grams = grams;
+  constructor(path: string, size: number, mtimeMs: number, ctimeMs: number, binary: boolean, file: GramsPieces | undefined, at: number, length: number) {
+    this.path = path;
+    this.size = size;
+    this.mtimeMs = mtimeMs;
+    this.ctimeMs = ctimeMs;
+    this.binary = binary;
+    this.#file = file;
+    this.#at = at;
+    this.#length = length;
   }
 
   get grams(): Uint8Array | undefined {
-    return gramsOf(this.#grams);
+    return this.#file?.piece(this.#at, this.#length);
   }
 }
 
-/** A file filter whose trigram filter is read from `grams` when first needed. */
-export function withLazyGrams(stored: Omit<FileFilter, "grams">, grams: GramsSource): FileFilter {
-  return new CachedFilter(stored, grams);
+/** A filter of the disk cache from its columns (see cache-columns.ts), its bytes at `at` in `file` (none: binary). */
+export function cachedFilter(columns: Readonly<Record<"path" | "size" | "mtimeMs" | "ctimeMs" | "binary", readonly unknown[]>>, row: number, file: GramsPieces | undefined, at: number, length: number): FileFilter {
+  const c = columns;
+  return new CachedFilter(c.path[row] as string, c.size[row] as number, c.mtimeMs[row] as number, c.ctimeMs[row] as number, c.binary[row] as boolean, file, at, length);
+}
+
+/** A record of the disk cache from its columns (see cache-columns.ts), its symbols, spans and filter where `places` says. */
+export function cachedRecord(columns: RecordColumns, row: number, places: RecordPlaces): FileRecord {
+  const c = columns;
+  return new LazySymbolsRecord(
+    c.path[row] as string,
+    c.size[row] as number,
+    c.mtimeMs[row] as number,
+    c.ctimeMs[row] as number,
+    c.language[row] as string | null,
+    c.binary[row] as boolean,
+    c.large[row] as boolean,
+    c.lines[row] as number | null,
+    c.symbolCount[row] as number,
+    places.symbolsFile,
+    places.symbolsAt,
+    places.symbolsLength,
+    places,
+    undefined,
+  );
 }
 
 /**
  * A record whose symbols are read from `source` (their piece, in memory or in a
- * file; or with `spans`, the piece's symbols part, the spans part being there) and
- * parsed when first needed, with its trigram filter from `grams`.
+ * spill file) and parsed when first needed, with its trigram filter `grams`.
  */
-export function withLazySymbols(stored: StoredRecord, source: SymbolsSource, grams: GramsSource = undefined, spans?: SymbolsSource): FileRecord {
-  return new LazySymbolsRecord(stored, source, grams, spans);
-}
-
-/** The record's own fields but its symbols and filter (whose getters are not called). */
-export function metadata(record: FileRecord): StoredRecord {
-  const stored: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) if (key !== "symbols" && key !== "grams") stored[key] = record[key as keyof FileRecord];
-  return stored as unknown as StoredRecord;
+export function withLazySymbols(stored: StoredRecord, source: SymbolsSource, grams?: Uint8Array): FileRecord {
+  const s = stored;
+  const [symbols, at] = source instanceof Uint8Array ? [source, { offset: 0, length: source.byteLength }] : [source.pieces, source.at];
+  return new LazySymbolsRecord(s.path, s.size, s.mtimeMs, s.ctimeMs, s.language, s.binary, s.large, s.lines, s.symbolCount, symbols, at.offset, at.length, undefined, grams);
 }
 
 /** The record's symbols as the JSON text (UTF-8) the cache's symbols file stores. */

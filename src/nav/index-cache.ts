@@ -2,7 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { metadata, spansJsonOf, symbolsJsonOf, withLazyGrams, withLazySymbols, type StoredRecord } from "./cached-record.ts";
+import { columnsJson, FILTER_COLUMNS, readColumns, RECORD_COLUMNS } from "./cache-columns.ts";
+import { cachedFilter, cachedRecord, spansJsonOf, symbolsJsonOf, type RecordPlaces, type StoredRecord } from "./cached-record.ts";
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import { comparePaths } from "./repo-walk.ts";
@@ -14,27 +15,13 @@ export const INDEX_CACHE_VERSION = 10;
 
 // The cache is four files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count, and the lengths of its spans, symbols and trigram
-// filter): small, so a warm start parses little. Beside it, `<hash>.symbols` holds one line of
+// filter) as columns (cache-columns.ts): small, so a warm start parses little. Beside it, `<hash>.symbols` holds one line of
 // JSON per file, in the same order, with that file's symbols, and `<hash>.spans` one line with
 // their spans (see symbol-piece.ts: all a search needs, a seventh of the bytes); both are kept
 // open and each line is read, decoded and parsed only when first needed. `<hash>.grams` holds the
 // files' trigram filters, one after the other; it is read whole when a first search asks for one.
 // The metadata also lists files that searches read but nobody analysed (see file-filters.ts),
 // with their filters after the records' in `<hash>.grams`.
-
-type StoredEntry = StoredRecord & {
-  /** Bytes of the file's line in the symbols file, its line feed left out. */
-  readonly symbolsLength: number;
-  /** Bytes of the file's line in the spans file, its line feed left out. */
-  readonly spansLength: number;
-  /** Bytes of the file's trigram filter in the filter file (0: none). */
-  readonly gramsLength: number;
-};
-
-type StoredFilter = Omit<FileFilter, "grams"> & {
-  /** Bytes of the file's trigram filter in the filter file (0: binary). */
-  readonly gramsLength: number;
-};
 
 interface CacheContents {
   readonly version: number;
@@ -49,9 +36,14 @@ interface CacheContents {
   readonly gramsBytes: number;
   /** An id of this write, which both other files start with: a set mixed from two writes is not trusted. */
   readonly writeId: string;
-  readonly files: StoredEntry[];
-  /** Files with a filter and no record, in path order. */
-  readonly filters: StoredFilter[];
+  /**
+   * The records' metadata as columns (see cache-columns.ts: {@link RECORD_COLUMNS}), in path order;
+   * besides a record's own fields, the bytes of its lines in the symbols and spans files (line feed
+   * left out) and of its trigram filter in the filter file (0: none).
+   */
+  readonly files: unknown;
+  /** Files with a filter and no record, in path order, as columns ({@link FILTER_COLUMNS}; a filter of 0 bytes: binary). */
+  readonly filters: unknown;
 }
 
 /** What a disk cache read: the records by path, and the symbols file they read from while it is open. */
@@ -110,7 +102,7 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
   let grams: GramsFile | undefined;
   try {
     const contents = JSON.parse(await fs.readFile(file, "utf8")) as CacheContents;
-    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.files) || !Array.isArray(contents.filters) || !Array.isArray(contents.secretFiles)) return empty;
+    if (contents.version !== INDEX_CACHE_VERSION || contents.maxFileBytes !== maxFileBytes || !Array.isArray(contents.secretFiles)) return empty;
     if (typeof contents.writeId !== "string" || !/^[0-9a-f-]{36}$/.test(contents.writeId)) return empty;
     symbols = SymbolFile.open(symbolsFileOf(file), contents.symbolsBytes, contents.writeId);
     spans = SymbolFile.open(spansFileOf(file), contents.spansBytes, contents.writeId);
@@ -123,21 +115,32 @@ export async function readIndexCache(file: string, maxFileBytes: number): Promis
     let offset = contents.writeId.length + 1;
     let spansOffset = offset;
     let gramsOffset = contents.writeId.length;
-    for (const stored of contents.files) {
-      const { symbolsLength: length, spansLength, gramsLength } = stored;
-      if (![length, spansLength, gramsLength].every((count) => Number.isSafeInteger(count) && count >= 0)) throw new Error("bad cache entry");
-      const filter = grams && gramsLength > 0 ? { file: grams, offset: gramsOffset, length: gramsLength } : undefined;
-      records.set(stored.path, withLazySymbols(stored, { pieces, at: { offset, length } }, filter, { pieces: spanPieces, at: { offset: spansOffset, length: spansLength } }));
+    const { columns: f, rows } = readColumns(contents.files, RECORD_COLUMNS);
+    // One object for every record's places: the record copies the numbers.
+    const places: RecordPlaces = { symbolsFile: pieces, symbolsAt: offset, symbolsLength: 0, spansFile: spanPieces, spansAt: spansOffset, spansLength: 0, gramsFile: undefined, gramsAt: 0, gramsLength: 0 };
+    for (let row = 0; row < rows; row++) {
+      const length = f.symbolsLength[row];
+      const spansLength = f.spansLength[row];
+      const gramsLength = f.gramsLength[row];
+      if (!isCount(length) || !isCount(spansLength) || !isCount(gramsLength) || typeof f.path[row] !== "string") throw new Error("bad cache entry");
+      places.symbolsAt = offset;
+      places.symbolsLength = length;
+      places.spansAt = spansOffset;
+      places.spansLength = spansLength;
+      places.gramsFile = gramsLength > 0 ? grams : undefined;
+      places.gramsAt = gramsOffset;
+      places.gramsLength = gramsLength;
+      records.set(f.path[row] as string, cachedRecord(f, row, places));
       offset += length + 1;
       spansOffset += spansLength + 1;
       gramsOffset += gramsLength;
     }
     const filters = new Map<string, FileFilter>();
-    for (const stored of contents.filters) {
-      const { gramsLength } = stored;
-      if (!Number.isSafeInteger(gramsLength) || gramsLength < 0) throw new Error("bad cache entry");
-      const { path: filePath, size, mtimeMs, ctimeMs, binary } = stored;
-      filters.set(filePath, withLazyGrams({ path: filePath, size, mtimeMs, ctimeMs, binary }, grams && gramsLength > 0 ? { file: grams, offset: gramsOffset, length: gramsLength } : undefined));
+    const { columns: g, rows: filterRows } = readColumns(contents.filters, FILTER_COLUMNS);
+    for (let row = 0; row < filterRows; row++) {
+      const gramsLength = g.gramsLength[row];
+      if (!isCount(gramsLength) || typeof g.path[row] !== "string") throw new Error("bad cache entry");
+      filters.set(g.path[row] as string, cachedFilter(g, row, gramsLength > 0 ? grams : undefined, gramsOffset, gramsLength));
       gramsOffset += gramsLength;
     }
     if (offset !== contents.symbolsBytes || spansOffset !== contents.spansBytes || (grams && gramsOffset !== contents.gramsBytes)) throw new Error("the cache files do not match their metadata");
@@ -194,20 +197,15 @@ export async function writeIndexCache(
         yield grams;
       }
     })());
-    // The same JSON as `JSON.stringify(contents)`, streamed a record at a time (50,000 files make tens of MB of it).
+    // The same JSON as `JSON.stringify(contents)`, streamed a chunk of a column at a time (50,000 files make megabytes of it).
     const head: Omit<CacheContents, "files" | "filters"> = { version: INDEX_CACHE_VERSION, maxFileBytes, secretFiles, symbolsBytes, spansBytes, gramsBytes, writeId };
+    const lengthsOf = { symbolsLength: lengths, spansLength: spansLengths, gramsLength: gramsLengths };
     await writeChunks(file + suffix, (function* () {
-      yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
-      for (let index = 0; index < list.length; index++) {
-        yield `${index === 0 ? "" : ","}${JSON.stringify({ ...metadata(list[index]!), symbolsLength: lengths[index]!, spansLength: spansLengths[index]!, gramsLength: gramsLengths[index]! } satisfies StoredEntry)}`;
-      }
-      yield `],"filters":[`;
-      for (let index = 0; index < filterList.length; index++) {
-        const { path: filePath, size, mtimeMs, ctimeMs, binary } = filterList[index]!;
-        const stored: StoredFilter = { path: filePath, size, mtimeMs, ctimeMs, binary, gramsLength: gramsLengths[list.length + index]! };
-        yield `${index === 0 ? "" : ","}${JSON.stringify(stored)}`;
-      }
-      yield "]}";
+      yield `${JSON.stringify(head).slice(0, -1)},"files":`;
+      yield* columnsJson(RECORD_COLUMNS, list.length, (name, row) => (name in lengthsOf ? lengthsOf[name as keyof typeof lengthsOf][row] : list[row]![name as keyof StoredRecord]));
+      yield `,"filters":`;
+      yield* columnsJson(FILTER_COLUMNS, filterList.length, (name, row) => (name === "gramsLength" ? gramsLengths[list.length + row] : filterList[row]![name]));
+      yield "}";
     })());
     // Symbols, spans and filters first: a reader that sees the new metadata also sees them (the byte counts check the set).
     await fs.rename(symbolsFile + suffix, symbolsFile);
@@ -271,4 +269,12 @@ async function writeChunks(target: string, pieces: Iterable<Uint8Array | string>
     await handle.close();
   }
   return written;
+}
+
+// Every field of a stored record has its column (a field added to FileRecord fails to compile here until it has one).
+const EVERY_FIELD_HAS_A_COLUMN: [Exclude<keyof StoredRecord, (typeof RECORD_COLUMNS)[number]>] extends [never] ? true : never = true;
+void EVERY_FIELD_HAS_A_COLUMN;
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }

@@ -105,8 +105,8 @@ describe("index cache integrity", () => {
       const info = await first.info();
       await first.close();
       const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
-      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, number>[] };
-      contents.files[0]![lengthKey]! += 5;
+      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, number[]> };
+      contents.files[lengthKey]![0]! += 5;
       await fs.writeFile(metadataFile, JSON.stringify(contents));
       const second = await createNavTools(repo.root, { cacheDir: dir });
       try {
@@ -127,10 +127,11 @@ describe("index cache integrity", () => {
       await first.info();
       await first.close();
       const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
-      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: (Record<string, number> & { path: string })[] };
-      const [a, b] = contents.files.filter((file) => file[lengthKey]! > 10);
-      a![lengthKey]! += 3;
-      b![lengthKey]! -= 3;
+      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, number[]> & { path: string[] } };
+      const lengths = contents.files[lengthKey]!;
+      const [a, b] = lengths.flatMap((length, row) => (length > 10 ? [{ path: contents.files.path[row]!, row }] : []));
+      lengths[a!.row]! += 3;
+      lengths[b!.row]! -= 3;
       await fs.writeFile(metadataFile, JSON.stringify(contents));
       const second = await createNavTools(repo.root, { cacheDir: dir });
       try {

@@ -91,8 +91,8 @@ describe("a first search started on the cached file list", () => {
 
   test("a cache that names a path outside the root is not read from", async () => {
     const metadataFile = path.join(cacheDir, (await fs.readdir(cacheDir)).find((name) => name.endsWith(".json"))!);
-    const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: { path: string }[] };
-    contents.files[0]!.path = "../outside.txt";
+    const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: { path: string[] } };
+    contents.files.path[0] = "../outside.txt";
     await fs.writeFile(metadataFile, JSON.stringify(contents));
     const real = await fs.realpath(root);
     const index = new RepositoryIndex(real, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(real) });
