@@ -1,21 +1,32 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import type { WalkedFile } from "./repo-walk.ts";
+import type { WalkedFile, WalkedPart } from "./repo-walk.ts";
 
 /**
- * How long the calling thread waits, after its own part of the walk, for the helper's. Far
- * longer than a walk of its share takes (tens to hundreds of milliseconds); past it, the calling
- * thread walks the helper's folders itself (a helper that could not start, say).
+ * How long the calling thread waits for the helper to start running its code (30-60 ms
+ * usually). A helper that does not start in time (its module missing from a bundle, say)
+ * is given up, and the calling thread walks its folders itself.
  */
-const WAIT_MS = 10_000;
+const STARTED_WITHIN_MS = 2_000;
+/**
+ * How long the calling thread waits, after its own part of the walk, for the helper's: far
+ * longer than a walk of its share takes (tens to hundreds of milliseconds). Past it, the
+ * calling thread walks the helper's folders itself.
+ */
+const DONE_WITHIN_MS = 10_000;
+/** The cells of the shared flags: the helper's code runs; its report is posted (or it failed). */
+const STARTED = 0;
+const DONE = 1;
 
-/** What a walk helper sends back: its files as columns, its symlinks that leave the root, and the folders it did not walk. */
+/** What a walk helper sends back: for each folder it walked, in order, how many of the files and outside links are its own. */
 export interface WalkReport {
+  readonly folders: string[];
+  readonly fileCounts: number[];
+  readonly linkCounts: number[];
   readonly paths: string[];
   readonly sizes: Float64Array;
   readonly mtimes: Float64Array;
   readonly ctimes: Float64Array;
   readonly outsideLinks: string[];
-  readonly declined: string[];
 }
 
 /** What a walk helper is given (see walk-worker.ts). */
@@ -24,53 +35,92 @@ export interface WalkTask {
   readonly secretFiles: readonly string[];
   readonly folders: readonly string[];
   readonly port: MessagePort;
-  /** Set to 1 (and notified) once the report is posted on `port`, or the helper failed. */
-  readonly done: Int32Array;
+  /** Cell {@link STARTED} set when its code runs, cell {@link DONE} once the report is posted on `port` (or it failed); each notified. */
+  readonly flags: Int32Array;
 }
 
 /** A walk of some folders on a worker thread, collected synchronously by the thread that walks the rest. */
 export interface WalkHelper {
   /**
-   * Waits for the helper (blocking this thread, at most {@link WAIT_MS}), adds what it found, and
-   * answers the folders it did not walk; `undefined` when it did not answer (none of its folders were walked).
+   * Waits for the helper (blocking this thread: at most {@link STARTED_WITHIN_MS} for it to
+   * start, {@link DONE_WITHIN_MS} for it to finish) and answers what each folder it walked
+   * holds; `undefined` when it did not answer.
    */
-  collect(files: WalkedFile[], outsideLinks: string[]): string[] | undefined;
+  collect(): Map<string, WalkedPart> | undefined;
 }
 
 /**
  * Starts a worker thread that walks `folders` of the repository under the same read rule
  * (the same secret-file patterns; its `.gitignore` files read by the worker), while the
  * calling thread walks everything else. A walk is synchronous, and so is collecting: the
- * worker posts its report on a channel and flips a shared flag, which this thread waits on
+ * worker posts its report on a channel and sets a shared flag, which this thread waits on
  * with `Atomics.wait` and then reads with `receiveMessageOnPort`.
+ *
+ * @param workerUrl - the worker's module (tests give one that does not exist)
  */
-export function startWalkHelper(root: string, secretFiles: readonly string[], folders: readonly string[]): WalkHelper {
+export function startWalkHelper(root: string, secretFiles: readonly string[], folders: readonly string[], workerUrl = defaultWorkerUrl()): WalkHelper {
   const { port1, port2 } = new MessageChannel();
-  const done = new Int32Array(new SharedArrayBuffer(4));
-  const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
+  const flags = new Int32Array(new SharedArrayBuffer(8));
   let worker: Worker | undefined;
   try {
-    const task: WalkTask = { root, secretFiles, folders, port: port2, done };
-    worker = new Worker(new URL(`./walk-worker.${extension}`, import.meta.url), { workerData: task, transferList: [port2] });
+    const task: WalkTask = { root, secretFiles, folders, port: port2, flags };
+    worker = new Worker(workerUrl, { workerData: task, transferList: [port2] });
     worker.unref();
-    // A failure to start reports nothing; the wait then ends at its deadline.
+    // A helper that fails to load reports nothing; the wait for it to start then ends.
     worker.on("error", () => undefined);
   } catch {
     worker = undefined;
   }
   return {
-    collect(files, outsideLinks) {
+    collect() {
       try {
-        if (!worker || Atomics.wait(done, 0, 0, WAIT_MS) === "timed-out") return undefined;
+        if (!worker) return undefined;
+        if (Atomics.wait(flags, STARTED, 0, STARTED_WITHIN_MS) === "timed-out") return undefined;
+        if (Atomics.wait(flags, DONE, 0, DONE_WITHIN_MS) === "timed-out") return undefined;
         const report = receiveMessageOnPort(port1)?.message as WalkReport | { error: string } | undefined;
-        if (!report || "error" in report) return undefined;
-        report.paths.forEach((path, index) => files.push({ path, size: report.sizes[index]!, mtimeMs: report.mtimes[index]!, ctimeMs: report.ctimes[index]! }));
-        outsideLinks.push(...report.outsideLinks);
-        return report.declined;
+        return report && !("error" in report) ? partsOf(report) : undefined;
+      } catch {
+        return undefined;
       } finally {
         port1.close();
         void worker?.terminate();
       }
     },
+  };
+}
+
+function defaultWorkerUrl(): URL {
+  return new URL(`./walk-worker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`, import.meta.url);
+}
+
+// The report's files and links, folder by folder.
+function partsOf(report: WalkReport): Map<string, WalkedPart> {
+  const parts = new Map<string, WalkedPart>();
+  let file = 0;
+  let link = 0;
+  report.folders.forEach((folder, index) => {
+    const files: WalkedFile[] = [];
+    for (const end = file + report.fileCounts[index]!; file < end; file++) files.push({ path: report.paths[file]!, size: report.sizes[file]!, mtimeMs: report.mtimes[file]!, ctimeMs: report.ctimes[file]! });
+    const end = link + report.linkCounts[index]!;
+    parts.set(folder, { files, outsideLinks: report.outsideLinks.slice(link, end) });
+    link = end;
+  });
+  if (file !== report.paths.length || link !== report.outsideLinks.length) throw new Error("a walk report whose counts do not add up");
+  return parts;
+}
+
+/** The report of a walk of folders (see walk-worker.ts), as columns that cross threads cheaply. */
+export function walkReport(walked: ReadonlyMap<string, WalkedPart>): WalkReport {
+  const parts = [...walked.values()];
+  const files = parts.flatMap((part) => part.files);
+  return {
+    folders: [...walked.keys()],
+    fileCounts: parts.map((part) => part.files.length),
+    linkCounts: parts.map((part) => part.outsideLinks.length),
+    paths: files.map((file) => file.path),
+    sizes: Float64Array.from(files, (file) => file.size),
+    mtimes: Float64Array.from(files, (file) => file.mtimeMs),
+    ctimes: Float64Array.from(files, (file) => file.ctimeMs),
+    outsideLinks: parts.flatMap((part) => part.outsideLinks),
   };
 }

@@ -25,6 +25,8 @@ export interface RepositoryIndexOptions {
   readonly maxFileBytes: number;
   /** What may be read; the walk leaves out everything it refuses. Default: the default rule over the root. */
   readonly readRule?: ReadRule;
+  /** From how many files in the disk cache a worker thread walks part of the repository (default 10,000). */
+  readonly parallelWalkFromFiles?: number;
 }
 
 interface WalkState {
@@ -283,7 +285,7 @@ export class RepositoryIndex {
   // The folders a second thread walks: in a repository the disk cache (already read) knows to be large.
   #walkShare(): string[] {
     const cache = this.#store.loaded();
-    if (!cache || cache.records.size + cache.filters.size < PARALLEL_WALK_FROM_FILES) return [];
+    if (!cache || cache.records.size + cache.filters.size < (this.#options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES)) return [];
     return splitWalk([cache.records.keys(), cache.filters.keys()]);
   }
 

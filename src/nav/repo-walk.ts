@@ -36,53 +36,68 @@ export interface RepositoryWalk {
  * symlinked directories are not followed; symlinks that leave the root are
  * reported in `outsideLinks`.
  *
+ * With `folders`, a worker thread walks those folders meanwhile (see walk-split.ts and
+ * parallel-walk.ts), and this thread does not enter them. Which of them count is still
+ * this walk's to say: only a folder it meets as a folder it would enter, under the name
+ * it reads there, keeps what the worker found (or is walked here when the worker did not
+ * walk it), so the list is the one a walk on one thread makes.
+ *
  * @param root - an absolute real path (see `fs.realpath`)
  * @param rule - what may be read; default: the default rule over `root`
- * @param folders - folders a second thread walks meanwhile (see walk-split.ts and parallel-walk.ts; paths that are not plain are left out); none by default
+ * @param folders - folders for a worker thread (paths that are not plain are left out, and any inside another); none by default
+ * @param startHelper - starts the worker thread (tests give one that never answers)
  */
-export function walkRepository(root: string, rule: ReadRule = new ReadRule(root), folders: readonly string[] = []): RepositoryWalk {
-  const share = folders.filter(isPlainFolder);
+export function walkRepository(root: string, rule: ReadRule = new ReadRule(root), folders: readonly string[] = [], startHelper = startWalkHelper): RepositoryWalk {
+  const share = disjointFolders(folders.filter(isPlainFolder));
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
-  const helper = share.length > 0 ? startWalkHelper(root, rule.secretFiles, share) : undefined;
-  walkDirectory(root, "", rule, files, outsideLinks, helper && new Set(share));
+  const helper = share.length > 0 ? startHelper(root, rule.secretFiles, share) : undefined;
+  const met: string[] = [];
+  walkDirectory(root, "", rule, files, outsideLinks, helper && { folders: new Set(share), met });
   if (helper) {
-    // What the helper found; the folders it did not walk (or all, if it did not answer) are visited here as a whole walk would.
-    const declined = helper.collect(files, outsideLinks) ?? share;
-    for (const folder of declined) visitAgain(root, folder, rule, files, outsideLinks);
+    const walked = helper.collect() ?? new Map<string, WalkedPart>();
+    for (const folder of met) {
+      const part = walked.get(folder);
+      if (!part) {
+        walkDirectory(root, folder, rule, files, outsideLinks, undefined);
+        continue;
+      }
+      for (const file of part.files) files.push(file);
+      for (const link of part.outsideLinks) outsideLinks.push(link);
+    }
   }
   files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
   return { files, outsideLinks };
 }
 
-/**
- * Walks each of `folders` when a whole walk would enter it: it is a directory, no symlink
- * leads to it, and the rule allows it and every folder above it; answers the folders it
- * did not walk (the caller visits those as a whole walk would: see {@link walkRepository}).
- */
-export function walkFolders(root: string, rule: ReadRule, folders: readonly string[], files: WalkedFile[], outsideLinks: string[]): string[] {
-  const declined: string[] = [];
-  for (const folder of folders) {
-    const absolute = pathUnder(root, folder);
-    if (realPath(absolute) === absolute && safeStat(absolute)?.isDirectory() && !rule.refusal(folder)) walkDirectory(root, folder, rule, files, outsideLinks, undefined);
-    else declined.push(folder);
-  }
-  return declined;
+/** What a walk of one folder found. */
+export interface WalkedPart {
+  readonly files: WalkedFile[];
+  readonly outsideLinks: string[];
 }
 
-// A folder another thread was to walk but did not: visited as its parent's entry, if a whole walk reaches the parent.
-function visitAgain(root: string, folder: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[]): void {
-  const slash = folder.lastIndexOf("/");
-  const parent = slash === -1 ? root : pathUnder(root, folder.slice(0, slash));
-  if (realPath(parent) !== parent || rule.refusal(folder.slice(0, Math.max(slash, 0)))) return;
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(pathUnder(root, folder));
-  } catch {
-    return;
+/**
+ * Walks each of `folders` that is a directory with no symlink on the way, allowed by the
+ * rule with every folder above it, and answers what each folder it walked holds. Whether a
+ * folder counts is for the walk of the whole repository to say (see {@link walkRepository}).
+ */
+export function walkFolders(root: string, rule: ReadRule, folders: readonly string[]): Map<string, WalkedPart> {
+  const walked = new Map<string, WalkedPart>();
+  for (const folder of folders) {
+    const absolute = pathUnder(root, folder);
+    if (realPath(absolute) !== absolute || !safeStat(absolute)?.isDirectory() || rule.refusal(folder)) continue;
+    const part: WalkedPart = { files: [], outsideLinks: [] };
+    walkDirectory(root, folder, rule, part.files, part.outsideLinks, undefined);
+    walked.set(folder, part);
   }
-  visitEntry(root, folder, pathUnder(root, folder), stat, rule, files, outsideLinks, undefined);
+  return walked;
+}
+
+// The folders without duplicates, and without any inside another.
+function disjointFolders(folders: readonly string[]): string[] {
+  const sorted = [...new Set(folders)].sort(comparePaths);
+  return sorted.filter((folder) => !sorted.some((other) => folder.startsWith(`${other}/`)));
 }
 
 /** The folders that hold the files (listed in path order): each file's folder and those above it, each found once. */
@@ -100,7 +115,13 @@ export function foldersOf(files: readonly WalkedFile[]): Set<string> {
   return folders;
 }
 
-function walkDirectory(root: string, relative: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], skip: ReadonlySet<string> | undefined): void {
+// Folders a worker thread walks: met as folders this walk would enter, they are noted in `met`, not entered.
+interface Shared {
+  readonly folders: ReadonlySet<string>;
+  readonly met: string[];
+}
+
+function walkDirectory(root: string, relative: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], shared: Shared | undefined): void {
   const absolute = relative ? path.join(root, relative) : root;
   // Joined by hand: path.join's normalising is the walk's largest cost after the system calls.
   const prefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
@@ -114,14 +135,16 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
   rule.noteFolder(relative, entries.some((entry) => entry.name.length === 10 && entry.name.toLowerCase() === ".gitignore"));
   for (const entry of entries) {
     const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
-    if (!skip?.has(childRelative)) visitEntry(root, childRelative, prefix + entry.name, entry, rule, files, outsideLinks, skip);
+    visitEntry(root, childRelative, prefix + entry.name, entry, rule, files, outsideLinks, shared);
   }
 }
 
-// One entry of a folder (a Dirent, or an lstat of it): a folder is walked, a file listed, a symlink followed to a file inside the root.
-function visitEntry(root: string, relative: string, absolute: string, entry: EntryKind, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], skip: ReadonlySet<string> | undefined): void {
+// One entry of a folder: a folder is walked, a file listed, a symlink followed to a file inside the root.
+function visitEntry(root: string, relative: string, absolute: string, entry: fs.Dirent, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], shared: Shared | undefined): void {
   if (entry.isDirectory()) {
-    if (!rule.entryRefusal(relative, true)) walkDirectory(root, relative, rule, files, outsideLinks, skip);
+    if (rule.entryRefusal(relative, true)) return;
+    if (shared?.folders.has(relative)) shared.met.push(relative);
+    else walkDirectory(root, relative, rule, files, outsideLinks, shared);
     return;
   }
   if (rule.entryRefusal(relative, false)) return;
@@ -138,13 +161,6 @@ function visitEntry(root: string, relative: string, absolute: string, entry: Ent
   if (!entry.isFile()) return;
   const stat = safeStat(absolute);
   if (stat) files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
-}
-
-/** What an entry is, as a `Dirent` or an `lstat` tells. */
-interface EntryKind {
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  isFile(): boolean;
 }
 
 function realPath(absolute: string): string | undefined {

@@ -81,6 +81,29 @@ describe("index cache integrity", () => {
     [".spans", "spansLength"],
   ] as const;
 
+  test("metadata in the older form (one object per file) is ignored, and the index is rebuilt", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-rows-"));
+    try {
+      const first = await createNavTools(repo.root, { cacheDir: dir });
+      const info = await first.info();
+      await first.close();
+      const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
+      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, unknown[]> };
+      const names = Object.keys(contents.files);
+      const rows = contents.files.path!.map((_, row) => Object.fromEntries(names.map((name) => [name, contents.files[name]![row]])));
+      await fs.writeFile(metadataFile, JSON.stringify({ ...contents, files: rows }));
+      const second = await createNavTools(repo.root, { cacheDir: dir });
+      try {
+        expect(await second.info()).toEqual(info);
+        expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test.for(PARTS)("a %s file that does not match its metadata is ignored, and the index is rebuilt", async ([extension]) => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-pair-"));
     try {

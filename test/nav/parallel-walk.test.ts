@@ -2,13 +2,17 @@
  * A walk that hands some folders to a second thread lists exactly what a walk on one
  * thread lists, whatever changed since the list the folders were chosen from.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ReadRule } from "../../src/access/read-rule.ts";
 import { startWalkHelper } from "../../src/nav/parallel-walk.ts";
-import { walkRepository, type WalkedFile } from "../../src/nav/repo-walk.ts";
+import { DEFAULT_MAX_FILE_BYTES } from "../../src/nav/index.ts";
+import { RepositoryIndex } from "../../src/nav/repo-index.ts";
+import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { splitWalk } from "../../src/nav/walk-split.ts";
 
 let base: string;
@@ -39,6 +43,10 @@ afterEach(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
+const COMPARE = fileURLToPath(new URL("../support/walk-compare.ts", import.meta.url));
+const AS_USER = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+const PERMISSIONS_APPLY = process.platform !== "win32" && spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(COMPARE)})`], AS_USER).status === 0;
+
 const ALL_FOLDERS = ["big/a", "big/b", "big/c", "small", "ignored", "gone-soon", "linked-soon", "under/link-parent", "not-there"];
 
 describe("a walk with a second thread", () => {
@@ -61,19 +69,64 @@ describe("a walk with a second thread", () => {
     expect(single.outsideLinks).toContain("linked-soon");
   });
 
-  test("the helper walks its folders on a worker thread and answers, naming those it did not walk", () => {
-    const helper = startWalkHelper(root, new ReadRule(root).secretFiles, ["big/a", "small", "ignored", "not-there"]);
-    const files: WalkedFile[] = [];
-    const outsideLinks: string[] = [];
-    expect(helper.collect(files, outsideLinks)).toEqual(["ignored", "not-there"]);
+  test("the worker walks its folders and answers for each; whether one counts is the whole walk's to say", () => {
+    const walked = startWalkHelper(root, new ReadRule(root).secretFiles, ["big/a", "small", "ignored", "not-there"]).collect();
+    expect([...walked!.keys()]).toEqual(["big/a", "small"]);
     // big/a/notes.log is ignored by the root's .gitignore, which the worker read itself.
-    expect(files.map((file) => file.path).sort()).toEqual([...[0, 1, 2, 3, 4].map((index) => `big/a/f${index}.py`), ...[0, 1, 2, 3, 4].map((index) => `small/f${index}.py`)]);
-    expect(files.every((file) => file.size === 2 && file.mtimeMs > 0 && file.ctimeMs > 0)).toBe(true);
+    expect(walked!.get("big/a")!.files.map((file) => file.path).sort()).toEqual([0, 1, 2, 3, 4].map((index) => `big/a/f${index}.py`));
+    expect(walked!.get("small")!.files.every((file) => file.size === 2 && file.mtimeMs > 0 && file.ctimeMs > 0)).toBe(true);
   });
 
-  // Folders that are not plain relative paths (from an edited cache, say) are walked as if not shared.
-  test.for([[["small"]], [["big/a", "big/c"]], [["big"]], [[""]], [["..", "../outside", "/etc", "big/../small", "big/"]]])("lists the same with the share %j", async ([share]) => {
-    expect(walkRepository(root, new ReadRule(root), share)).toEqual(walkRepository(root, new ReadRule(root)));
+  test("a worker that never starts is given up within seconds, and the calling thread walks its folders", () => {
+    const never = (rootDir: string, secretFiles: readonly string[], folders: readonly string[]) => startWalkHelper(rootDir, secretFiles, folders, new URL("./no-such-walk-worker.js", import.meta.url));
+    const started = performance.now();
+    expect(never(root, [], ["small"]).collect()).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(walkRepository(root, new ReadRule(root), ["big", "small"], never)).toEqual(walkRepository(root, new ReadRule(root)));
+  });
+
+  // Needs a user that file permissions apply to: this one, or when it is root, "nobody", if it can read this checkout.
+  test.skipIf(!PERMISSIONS_APPLY)("a folder whose parent can be entered but not listed stays unlisted (run as a user that permissions apply to)", async () => {
+    await write("hidden/inner/s.py");
+    await fs.chmod(path.join(root, "hidden"), 0o311);
+    await fs.chmod(base, 0o755);
+    const run = spawnSync(process.execPath, [COMPARE, root, "hidden/inner", "small"], { encoding: "utf8", timeout: 20_000, ...AS_USER });
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { same: boolean; single: string[]; shared: string[] };
+    expect(report.shared).not.toContain("hidden/inner/s.py");
+    expect(report.same).toBe(true);
+  });
+
+  // Folders that are not plain relative paths (from an edited cache, say), repeated or nested, and names that are files now.
+  test.for([[["small"]], [["big/a", "big/c"]], [["big"]], [[""]], [["..", "../outside", "/etc", "big/../small", "big/"]], [["big", "big", "big/a", "small", "small/f0.py"]], [["top.py", ".gitignore"]]])(
+    "lists the same with the share %j",
+    async ([share]) => {
+      expect(walkRepository(root, new ReadRule(root), share)).toEqual(walkRepository(root, new ReadRule(root)));
+    },
+  );
+});
+
+describe("the index", () => {
+  test("walks with a second thread once its disk cache knows enough files, and finds the same files", async () => {
+    const cacheDir = path.join(base, "cache");
+    const open = (parallelWalkFromFiles?: number) => new RepositoryIndex(root, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(root), ...(parallelWalkFromFiles ? { parallelWalkFromFiles } : {}) });
+    const first = open();
+    const records = await first.records();
+    await first.close();
+    await write("big/a/added.py");
+    await fs.rm(path.join(root, "small"), { recursive: true });
+    const walked = async (index: RepositoryIndex) => {
+      try {
+        return (await index.records()).map((record) => [record.path, record.size]);
+      } finally {
+        await index.close();
+      }
+    };
+    // From 10 cached files on: this repository's 40-odd are enough.
+    const shared = await walked(open(10));
+    expect(shared).toEqual(await walked(open()));
+    expect(shared).toContainEqual(["big/a/added.py", 2]);
+    expect(shared.length).toBe(records.length - 5 + 1);
   });
 });
 
