@@ -5,17 +5,14 @@ import type { IndexCache } from "./index-cache.ts";
 import { IndexStore } from "./index-store.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
 import { ReadRule } from "../access/read-rule.ts";
-import { foldersOf, walkRepository, type WalkedFile } from "./repo-walk.ts";
-import { splitWalk } from "./walk-split.ts";
+import type { WalkedFile } from "./repo-walk.ts";
+import { walkState, type WalkState } from "./walk-state.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
 import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf } from "./index-filters.ts";
 
 // Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
 const PARALLEL_FROM_FILES = 16;
-// From this many files in the disk cache, a second thread walks part of the repository (it starts in
-// 40-60 ms; a 50,000-file walk took 350 ms on one thread).
-const PARALLEL_WALK_FROM_FILES = 10_000;
 
 /** Options of {@link RepositoryIndex}. */
 export interface RepositoryIndexOptions {
@@ -27,12 +24,6 @@ export interface RepositoryIndexOptions {
   readonly readRule?: ReadRule;
   /** From how many files in the disk cache a worker thread walks part of the repository (default 10,000). */
   readonly parallelWalkFromFiles?: number;
-}
-
-interface WalkState {
-  readonly files: Map<string, WalkedFile>;
-  readonly outsideLinks: Set<string>;
-  readonly directories: Set<string>;
 }
 
 /** Counters that show how the index was filled. */
@@ -275,18 +266,7 @@ export class RepositoryIndex {
   }
 
   #ensureWalk(): WalkState {
-    if (!this.#walk) {
-      const walked = walkRepository(this.root, this.#rule, this.#walkShare());
-      this.#walk = { files: new Map(walked.files.map((file) => [file.path, file])), outsideLinks: new Set(walked.outsideLinks), directories: foldersOf(walked.files) };
-    }
-    return this.#walk;
-  }
-
-  // The folders a second thread walks: in a repository the disk cache (already read) knows to be large.
-  #walkShare(): string[] {
-    const cache = this.#store.loaded();
-    if (!cache || cache.records.size + cache.filters.size < (this.#options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES)) return [];
-    return splitWalk([cache.records.keys(), cache.filters.keys()]);
+    return (this.#walk ??= walkState(this.root, this.#rule, this.#store.loaded(), this.#options.parallelWalkFromFiles));
   }
 
   #restat(relative: string, known: WalkedFile): WalkedFile {
