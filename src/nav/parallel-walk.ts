@@ -1,10 +1,13 @@
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { WalkedFile, WalkedPart } from "./repo-walk.ts";
 
 /**
  * How long the calling thread waits for the helper to start running its code (30-60 ms
- * usually). A helper that does not start in time (its module missing from a bundle, say)
- * is given up, and the calling thread walks its folders itself.
+ * usually). A helper that does not start in time is given up, the calling thread walks its
+ * folders itself, and no later walk of the process waits for a helper. (A worker module
+ * missing from a bundle is noticed before any wait.)
  */
 const STARTED_WITHIN_MS = 2_000;
 /**
@@ -47,7 +50,12 @@ export interface WalkHelper {
    * holds; `undefined` when it did not answer.
    */
   collect(): Map<string, WalkedPart> | undefined;
+  /** Stops the helper without waiting for it (the walk it was to join failed). */
+  cancel(): void;
 }
+
+// Set once a helper did not start in time: later walks in this process do not wait for one again.
+let helpersFail = false;
 
 /**
  * Starts a worker thread that walks `folders` of the repository under the same read rule
@@ -63,6 +71,8 @@ export function startWalkHelper(root: string, secretFiles: readonly string[], fo
   const flags = new Int32Array(new SharedArrayBuffer(8));
   let worker: Worker | undefined;
   try {
+    // A module missing from a bundle, or an earlier helper that never started: none this time.
+    if (helpersFail || (workerUrl.protocol === "file:" && !fs.existsSync(fileURLToPath(workerUrl)))) throw new Error("no walk helper");
     const task: WalkTask = { root, secretFiles, folders, port: port2, flags };
     worker = new Worker(workerUrl, { workerData: task, transferList: [port2] });
     worker.unref();
@@ -71,19 +81,26 @@ export function startWalkHelper(root: string, secretFiles: readonly string[], fo
   } catch {
     worker = undefined;
   }
+  const stop = () => {
+    port1.close();
+    void worker?.terminate();
+  };
   return {
+    cancel: stop,
     collect() {
       try {
         if (!worker) return undefined;
-        if (Atomics.wait(flags, STARTED, 0, STARTED_WITHIN_MS) === "timed-out") return undefined;
+        if (Atomics.wait(flags, STARTED, 0, STARTED_WITHIN_MS) === "timed-out") {
+          helpersFail = true;
+          return undefined;
+        }
         if (Atomics.wait(flags, DONE, 0, DONE_WITHIN_MS) === "timed-out") return undefined;
         const report = receiveMessageOnPort(port1)?.message as WalkReport | { error: string } | undefined;
         return report && !("error" in report) ? partsOf(report) : undefined;
       } catch {
         return undefined;
       } finally {
-        port1.close();
-        void worker?.terminate();
+        stop();
       }
     },
   };

@@ -40,7 +40,8 @@ export interface RepositoryWalk {
  * parallel-walk.ts), and this thread does not enter them. Which of them count is still
  * this walk's to say: only a folder it meets as a folder it would enter, under the name
  * it reads there, keeps what the worker found (or is walked here when the worker did not
- * walk it), so the list is the one a walk on one thread makes.
+ * walk it), so the list is the one a walk on one thread makes. (The worker reads the
+ * `.gitignore` files of its folders afresh; this thread's rule keeps those it read before.)
  *
  * @param root - an absolute real path (see `fs.realpath`)
  * @param rule - what may be read; default: the default rule over `root`
@@ -53,7 +54,12 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
   const outsideLinks: string[] = [];
   const helper = share.length > 0 ? startHelper(root, rule.secretFiles, share) : undefined;
   const met: string[] = [];
-  walkDirectory(root, "", rule, files, outsideLinks, helper && { folders: new Set(share), met });
+  try {
+    walkDirectory(root, "", rule, files, outsideLinks, helper && { folders: new Set(share), met });
+  } catch (error) {
+    helper?.cancel();
+    throw error;
+  }
   if (helper) {
     const walked = helper.collect() ?? new Map<string, WalkedPart>();
     for (const folder of met) {
@@ -94,10 +100,15 @@ export function walkFolders(root: string, rule: ReadRule, folders: readonly stri
   return walked;
 }
 
-// The folders without duplicates, and without any inside another.
+// The folders without duplicates, and without any inside another (a folder sorts before the folders inside it).
 function disjointFolders(folders: readonly string[]): string[] {
-  const sorted = [...new Set(folders)].sort(comparePaths);
-  return sorted.filter((folder) => !sorted.some((other) => folder.startsWith(`${other}/`)));
+  const kept = new Set<string>();
+  for (const folder of [...new Set(folders)].sort(comparePaths)) {
+    let inside = false;
+    for (let slash = folder.lastIndexOf("/"); slash > 0 && !inside; slash = folder.lastIndexOf("/", slash - 1)) inside = kept.has(folder.slice(0, slash));
+    if (!inside) kept.add(folder);
+  }
+  return [...kept];
 }
 
 /** The folders that hold the files (listed in path order): each file's folder and those above it, each found once. */

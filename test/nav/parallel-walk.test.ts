@@ -77,6 +77,18 @@ describe("a walk with a second thread", () => {
     expect(walked!.get("small")!.files.every((file) => file.size === 2 && file.mtimeMs > 0 && file.ctimeMs > 0)).toBe(true);
   });
 
+  test("the worker never walks through a symlink, even one to a folder inside the root", async () => {
+    await fs.rename(path.join(root, "under"), path.join(root, "under-real"));
+    await fs.symlink(path.join(root, "under-real"), path.join(root, "under"));
+    expect([...startWalkHelper(root, [], ["under/link-parent", "under-real/link-parent"]).collect()!.keys()]).toEqual(["under-real/link-parent"]);
+  });
+
+  test("only the folders the whole walk meets count: the worker's other answers are dropped, and a met folder it did not answer for is walked here", () => {
+    const fake = (folder: string) => ({ files: [{ path: `${folder}/planted.py`, size: 1, mtimeMs: 1, ctimeMs: 1 }], outsideLinks: [`${folder}/planted-link`] });
+    const answersWrongly = () => ({ collect: () => new Map([["ignored", fake("ignored")], ["not-there", fake("not-there")], ["big/../x", fake("big/../x")]]), cancel: () => undefined });
+    expect(walkRepository(root, new ReadRule(root), ["small", "ignored", "not-there"], answersWrongly)).toEqual(walkRepository(root, new ReadRule(root)));
+  });
+
   test("a worker that never starts is given up within seconds, and the calling thread walks its folders", () => {
     const never = (rootDir: string, secretFiles: readonly string[], folders: readonly string[]) => startWalkHelper(rootDir, secretFiles, folders, new URL("./no-such-walk-worker.js", import.meta.url));
     const started = performance.now();
