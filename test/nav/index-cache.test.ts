@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DamagedCacheError } from "../../src/index.ts";
-import { createNavTools, defaultIndexCacheDir } from "../../src/nav/index.ts";
+import { createNavTools, defaultIndexCacheDir, type NavInfo, type NavTools } from "../../src/nav/index.ts";
 import { buildFixtureRepo, type FixtureRepo } from "./fixture-repo.ts";
 
 let repo: FixtureRepo;
@@ -81,92 +81,79 @@ describe("index cache integrity", () => {
     [".spans", "spansLength"],
   ] as const;
 
-  test("metadata in the older form (one object per file) is ignored, and the index is rebuilt", async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-rows-"));
+  type Metadata = { files: Record<string, unknown[]> & { path: string[] } };
+
+  // A disk cache of the fixture repository in a new directory, edited by `damage`; then `check` runs on new tools over it.
+  async function withDamagedCache(damage: (dir: string) => Promise<void>, check: (nav: NavTools, info: NavInfo) => Promise<void>): Promise<void> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-damaged-"));
     try {
       const first = await createNavTools(repo.root, { cacheDir: dir });
       const info = await first.info();
       await first.close();
-      const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
-      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, unknown[]> };
-      const names = Object.keys(contents.files);
-      const rows = contents.files.path!.map((_, row) => Object.fromEntries(names.map((name) => [name, contents.files[name]![row]])));
-      await fs.writeFile(metadataFile, JSON.stringify({ ...contents, files: rows }));
+      await damage(dir);
       const second = await createNavTools(repo.root, { cacheDir: dir });
       try {
-        expect(await second.info()).toEqual(info);
-        expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
+        await check(second, info);
       } finally {
         await second.close();
       }
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  }
+
+  // Rewrites the cache's metadata file with what `edit` returns.
+  async function editMetadata(dir: string, edit: (contents: Metadata) => unknown): Promise<void> {
+    const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
+    const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as Metadata;
+    await fs.writeFile(metadataFile, JSON.stringify(edit(contents)));
+  }
+
+  // The cache was not trusted: every file was analysed again, and the tools answer as before.
+  const rebuilt = async (nav: NavTools, info: NavInfo) => {
+    expect(await nav.info()).toEqual(info);
+    expect(nav.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
+  };
+
+  test("metadata in the older form (one object per file) is ignored, and the index is rebuilt", async () => {
+    const toRows = ({ files, ...rest }: Metadata) => {
+      const names = Object.keys(files);
+      return { ...rest, files: files.path.map((_, row) => Object.fromEntries(names.map((name) => [name, files[name]![row]]))) };
+    };
+    await withDamagedCache((dir) => editMetadata(dir, toRows), rebuilt);
   });
 
   test.for(PARTS)("a %s file that does not match its metadata is ignored, and the index is rebuilt", async ([extension]) => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-pair-"));
-    try {
-      const first = await createNavTools(repo.root, { cacheDir: dir });
-      const info = await first.info();
-      await first.close();
-      const partFile = (await fs.readdir(dir)).find((name) => name.endsWith(extension))!;
-      await fs.appendFile(path.join(dir, partFile), "[]\n");
-      const second = await createNavTools(repo.root, { cacheDir: dir });
-      expect(await second.info()).toEqual(info);
-      expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
-      await second.close();
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+    const appendLine = async (dir: string) => fs.appendFile(path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(extension))!), "[]\n");
+    await withDamagedCache(appendLine, rebuilt);
   });
 
   test.for(PARTS)("metadata whose lengths do not add up to the %s file is ignored, and the index is rebuilt", async ([, lengthKey]) => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-lengths-"));
-    try {
-      const first = await createNavTools(repo.root, { cacheDir: dir });
-      const info = await first.info();
-      await first.close();
-      const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
-      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, number[]> };
-      contents.files[lengthKey]![0]! += 5;
-      await fs.writeFile(metadataFile, JSON.stringify(contents));
-      const second = await createNavTools(repo.root, { cacheDir: dir });
-      try {
-        expect(await second.info()).toEqual(info);
-        expect(second.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+    const lengthen = (contents: Metadata) => {
+      (contents.files[lengthKey] as number[])[0]! += 5;
+      return contents;
+    };
+    await withDamagedCache((dir) => editMetadata(dir, lengthen), rebuilt);
   });
 
   test.for(PARTS)("lengths that add up but cut the %s file in the wrong places are found when read, as a DamagedCacheError", async ([extension, lengthKey]) => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-cache-shifted-"));
-    try {
-      const first = await createNavTools(repo.root, { cacheDir: dir });
-      await first.info();
-      await first.close();
-      const metadataFile = path.join(dir, (await fs.readdir(dir)).find((name) => name.endsWith(".json"))!);
-      const contents = JSON.parse(await fs.readFile(metadataFile, "utf8")) as { files: Record<string, number[]> & { path: string[] } };
-      const lengths = contents.files[lengthKey]!;
-      const [a, b] = lengths.flatMap((length, row) => (length > 10 ? [{ path: contents.files.path[row]!, row }] : []));
-      lengths[a!.row]! += 3;
-      lengths[b!.row]! -= 3;
-      await fs.writeFile(metadataFile, JSON.stringify(contents));
-      const second = await createNavTools(repo.root, { cacheDir: dir });
-      try {
+    let cut: string[] = [];
+    const shift = (contents: Metadata) => {
+      const lengths = contents.files[lengthKey] as number[];
+      const [a, b] = lengths.flatMap((length, row) => (length > 10 ? [row] : []));
+      lengths[a!]! += 3;
+      lengths[b!]! -= 3;
+      cut = [contents.files.path[a!]!, contents.files.path[b!]!];
+      return contents;
+    };
+    await withDamagedCache(
+      (dir) => editMetadata(dir, shift),
+      async (nav) => {
         // The symbols are read for an outline; the spans for a search's matches (the symbol around each line).
-        const read = (file: string) => (extension === ".symbols" ? second.outline(file) : second.search(".", { regex: true, glob: file }));
-        await expect(read(a!.path)).rejects.toThrow(DamagedCacheError);
-        await expect(read(b!.path)).rejects.toThrow(/cache is damaged/);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
+        const read = (file: string) => (extension === ".symbols" ? nav.outline(file) : nav.search(".", { regex: true, glob: file }));
+        await expect(read(cut[0]!)).rejects.toThrow(DamagedCacheError);
+        await expect(read(cut[1]!)).rejects.toThrow(/cache is damaged/);
+      },
+    );
   });
 });
