@@ -10,22 +10,14 @@ import type { SymbolSpans } from "./symbol-piece.ts";
 export class EnclosingSymbols {
   readonly #spans: SymbolSpans;
   // Offsets of the spans by first line, the longest first among those that start on the same line.
-  readonly #order: number[];
+  readonly #order: readonly number[];
   #next = 0;
   readonly #open: number[] = [];
   #line = 0;
 
   constructor(spans: SymbolSpans) {
     this.#spans = spans;
-    const order: number[] = [];
-    let sorted = true;
-    for (let at = 0; at < spans.length; at += 3) {
-      if (at > 0 && compare(spans, at - 3, at) > 0) sorted = false;
-      order.push(at);
-    }
-    // Symbols come in document order, containers first: usually sorted already.
-    if (!sorted) order.sort((a, b) => compare(spans, a, b));
-    this.#order = order;
+    this.#order = orderOf(spans);
   }
 
   /** The qualified name of the innermost symbol covering `line` (1-based), or null. */
@@ -41,6 +33,24 @@ export class EnclosingSymbols {
     while (open.length > 0 && (spans[open[open.length - 1]! + 1] as number) < line) open.pop();
     return open.length === 0 ? null : (spans[open[open.length - 1]! + 2] as string);
   }
+}
+
+// The spans' order, made once per spans (a file's are kept by its record, and repeated searches ask again).
+const orders = new WeakMap<SymbolSpans, readonly number[]>();
+
+function orderOf(spans: SymbolSpans): readonly number[] {
+  let order = orders.get(spans);
+  if (order) return order;
+  const offsets: number[] = [];
+  let sorted = true;
+  for (let at = 0; at < spans.length; at += 3) {
+    if (at > 0 && compare(spans, at - 3, at) > 0) sorted = false;
+    offsets.push(at);
+  }
+  // Symbols come in document order, containers first: usually sorted already.
+  if (!sorted) offsets.sort((a, b) => compare(spans, a, b));
+  orders.set(spans, (order = offsets));
+  return order;
 }
 
 // By first line, then the longest first; equal spans keep their order (a stable sort).

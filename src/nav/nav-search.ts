@@ -10,6 +10,9 @@ import type { SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest, TextSearchResult } from "./text-search.ts";
 import { literalTrigrams } from "./trigram-filter.ts";
 
+// The spans of a file without a record.
+const NO_SPANS: SymbolSpans = [];
+
 /** Matches returned when no `limit` is given. */
 export const DEFAULT_SEARCH_LIMIT = 50;
 
@@ -46,12 +49,12 @@ export async function navSearch(context: NavContext, query: string, options: Nav
     if (record) spansByPath.set(path, symbolSpans(record));
   }
   let currentPath: string | undefined;
-  let enclosing = new EnclosingSymbols([]);
+  let enclosing = new EnclosingSymbols(NO_SPANS);
   // A file's matches come together, in line order.
   const matches = result.build((path, line, column, text): SearchMatch => {
     if (path !== currentPath) {
       currentPath = path;
-      enclosing = new EnclosingSymbols(spansByPath.get(path) ?? []);
+      enclosing = new EnclosingSymbols(spansByPath.get(path) ?? NO_SPANS);
     }
     return { path, line, column, text, symbol: enclosing.nameAt(line) };
   });
