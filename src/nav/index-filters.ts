@@ -61,19 +61,21 @@ export function cachedFileList(cache: IndexCache, secretFiles: readonly string[]
  * trigrams. With `restat` (the walk is older than the test), a file is `stat`ed again
  * before it is ruled out. One verdict per file object: a search asks twice (to choose
  * where it runs, then as it reads); and one filter test per record or filter, which a
- * file of the cache's list and the same file as walked share.
+ * file of the cache's list and the same file as walked share. A file of the cache's list
+ * is a record or filter itself, and is its own for its version: it is not looked up by path.
  */
 export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefined, trigrams: Uint32Array, restat?: (file: SearchFile) => string): (file: SearchFile) => boolean {
   // Maps, not WeakMaps (several times slower for 50,000 keys): they live as long as the test, one search.
   const verdicts = new Map<SearchFile, boolean>();
   const filterVerdicts = new Map<KnownFile, boolean>();
-  const test = (file: SearchFile): boolean => {
-    const known = current(file);
-    if (!known) return true;
+  const filterVerdict = (known: KnownFile): boolean => {
     let holds = filterVerdicts.get(known);
     // A binary file is never searched (the search sees it too, after reading it).
     if (holds === undefined) filterVerdicts.set(known, (holds = !known.binary && (known.grams === undefined || mayHold(known.grams, trigrams))));
-    if (holds) return true;
+    return holds;
+  };
+  const test = (file: SearchFile, known: KnownFile | undefined): boolean => {
+    if (!known || filterVerdict(known)) return true;
     if (!restat) return false;
     try {
       const now = fs.statSync(restat(file), { throwIfNoEntry: false });
@@ -83,10 +85,17 @@ export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefin
     }
   };
   return (file) => {
+    // The filter's verdict is the file's when nothing is stat'ed again: one map, keyed by the file.
+    if (!restat && isKnownFile(file)) return filterVerdict(file);
     let verdict = verdicts.get(file);
-    if (verdict === undefined) verdicts.set(file, (verdict = test(file)));
+    if (verdict === undefined) verdicts.set(file, (verdict = test(file, isKnownFile(file) ? file : current(file))));
     return verdict;
   };
+}
+
+// A record or a filter (a walked file has no `binary`).
+function isKnownFile(file: SearchFile): file is KnownFile & SearchFile {
+  return typeof (file as Partial<KnownFile>).binary === "boolean";
 }
 
 /** The record or filter known for this version of a file: this process's first, then the disk cache's. */

@@ -4,6 +4,7 @@ import { sameVersion } from "./index-filters.ts";
 import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import { SymbolSpill } from "./symbol-store.ts";
+import { readWalkHint, walkHintFileOf, writeWalkHint } from "./walk-hint.ts";
 
 const NO_CACHE: IndexCache = { records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined };
 
@@ -11,24 +12,30 @@ const NO_CACHE: IndexCache = { records: new Map(), filters: new Map(), secretFil
  * What the index keeps on disk for one repository root: its disk cache (see
  * index-cache.ts), read once when first needed and written back merged with
  * what this process learned, and the spill files its large builds keep symbols
- * in (see symbol-store.ts). Without a cache directory, the cache reads as empty
- * and nothing is written or spilled.
+ * in (see symbol-store.ts), and which folders a second walking thread takes (see
+ * walk-hint.ts). Without a cache directory, the cache reads as empty and nothing is
+ * written or spilled.
  */
 export class IndexStore {
   readonly #dir: string | false;
   readonly #file: string | undefined;
   readonly #maxFileBytes: number;
   readonly #secretFiles: readonly string[];
+  readonly #parallelWalkFrom: number;
   #contents: Promise<IndexCache> | undefined;
   #loaded: IndexCache | undefined;
   readonly #spills: SymbolSpill[] = [];
 
-  /** @param secretFiles - the secret-file patterns of the walk, written with the cache (its file list is used only under the same ones) */
-  constructor(cacheDir: string | false, root: string, maxFileBytes: number, secretFiles: readonly string[]) {
+  /**
+   * @param secretFiles - the secret-file patterns of the walk, written with the cache (its file list is used only under the same ones)
+   * @param parallelWalkFrom - from how many files a walk hint is written and used
+   */
+  constructor(cacheDir: string | false, root: string, maxFileBytes: number, secretFiles: readonly string[], parallelWalkFrom: number) {
     this.#dir = cacheDir;
     this.#file = cacheDir === false ? undefined : indexCacheFile(cacheDir, root);
     this.#maxFileBytes = maxFileBytes;
     this.#secretFiles = secretFiles;
+    this.#parallelWalkFrom = parallelWalkFrom;
   }
 
   /** True when there is a cache directory. */
@@ -48,6 +55,11 @@ export class IndexStore {
     return this.#loaded;
   }
 
+  /** The folders the last walk written with the cache left for a second thread, if it listed enough files (read synchronously: a few hundred bytes). */
+  walkHint(): string[] | undefined {
+    return this.#file === undefined ? undefined : readWalkHint(walkHintFileOf(this.#file), this.#parallelWalkFrom);
+  }
+
   /** A new spill file beside the cache, or `undefined` (no cache directory, or none can be made: symbols then stay in memory). */
   spill(): SymbolSpill | undefined {
     if (this.#dir === false) return undefined;
@@ -63,7 +75,7 @@ export class IndexStore {
   /**
    * Writes the cache: the records read from it for files the walk still lists, this process's
    * records over them, and the filters of files as the walk lists them, unless a record of that
-   * version is kept.
+   * version is kept. Then the walk hint, from the walk's file list.
    */
   async write(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, walked: ReadonlyMap<string, WalkedFile>): Promise<void> {
     if (this.#file === undefined) return;
@@ -80,6 +92,8 @@ export class IndexStore {
       }
     }
     await writeIndexCache(this.#file, this.#maxFileBytes, this.#secretFiles, merged.values(), kept.values());
+    // Only a hint: a cache without one walks as before.
+    await writeWalkHint(walkHintFileOf(this.#file), walked.keys(), walked.size, this.#parallelWalkFrom).catch(() => undefined);
   }
 
   /** Lets go of the spill files and the cache's open files: symbols not read before are then unavailable. */

@@ -6,7 +6,7 @@ import { IndexStore } from "./index-store.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
 import { ReadRule } from "../access/read-rule.ts";
 import type { WalkedFile } from "./repo-walk.ts";
-import { walkState, type WalkState } from "./walk-state.ts";
+import { FirstWalk, PARALLEL_WALK_FROM_FILES, type WalkState } from "./walk-state.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
 import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf } from "./index-filters.ts";
@@ -47,6 +47,7 @@ export class RepositoryIndex {
   readonly #options: RepositoryIndexOptions;
   readonly #rule: ReadRule;
   #walk: WalkState | undefined;
+  readonly #firstWalk: FirstWalk;
   readonly #store: IndexStore;
   readonly #records = new Map<string, FileRecord>();
   // Filters searches made of files no one analysed (see file-filters.ts).
@@ -62,7 +63,9 @@ export class RepositoryIndex {
     this.root = root;
     this.#options = options;
     this.#rule = options.readRule ?? new ReadRule(root);
-    this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles);
+    const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
+    this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
+    this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom });
   }
 
   /** The walked files, in path order. */
@@ -254,6 +257,7 @@ export class RepositoryIndex {
    * before are then unavailable.
    */
   async close(): Promise<void> {
+    this.#firstWalk.cancel();
     await this.flush();
     await this.#store.close();
   }
@@ -266,7 +270,7 @@ export class RepositoryIndex {
   }
 
   #ensureWalk(): WalkState {
-    return (this.#walk ??= walkState(this.root, this.#rule, this.#store.loaded(), this.#options.parallelWalkFromFiles));
+    return (this.#walk ??= this.#firstWalk.walk(this.#store.loaded()));
   }
 
   #restat(relative: string, known: WalkedFile): WalkedFile {
@@ -313,6 +317,8 @@ export class RepositoryIndex {
   }
 
   #loadCacheContents(): Promise<IndexCache> {
+    // A second walking thread, when the cache's walk hint names its folders, walks while the cache is read.
+    this.#firstWalk.startAhead(() => this.#store.walkHint());
     return this.#store.contents();
   }
 }
