@@ -98,8 +98,15 @@ export class TextSearchEngine {
         // On workers that hold no text yet: only the files that may hold the literal, and every file after.
         result = await this.#runSearch(files.filter(mayHold), request, false, learn, deadline);
       }
-      // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile.
-      if (!("error" in result)) void this.#enqueue(() => (generation === this.#generation ? this.#preload(files, { ...request, glob: undefined }, learn) : Promise.resolve()), true);
+      // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile. It starts
+      // on a later turn of the event loop: handing the workers their shares takes tens of milliseconds on this
+      // thread, which the caller would otherwise wait through before it gets this search's answer.
+      if (!("error" in result)) {
+        void this.#enqueue(async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (generation === this.#generation) await this.#preload(files, { ...request, glob: undefined }, learn);
+        }, true);
+      }
       return result;
     });
   }
