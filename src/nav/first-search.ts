@@ -89,7 +89,7 @@ export async function searchHere(
     searchedFiles++;
     // The lines found are slices of the decoded text, which lives as long as they do (the repository is small).
     if (mayHold(bytes)) {
-      if (!batch) scanText(index, { text: bytes.toString("utf8"), once: true }, plan, sink, wanted);
+      if (!batch) scanText(index, { text: bytes.toString("utf8") }, plan, sink, wanted);
       else if (!batch.add(index, bytes.toString("utf8"))) return undefined;
     }
     const stopped = stop();
@@ -147,7 +147,7 @@ class GuardedBatch {
     this.#chars = 0;
     try {
       this.#guard.run(() => {
-        for (let at = 0; at < texts.length && this.#sink.count < this.#wanted; at++) scanText(indexes[at]!, { text: texts[at]!, once: true }, this.#plan, this.#sink, this.#wanted);
+        for (let at = 0; at < texts.length && this.#sink.count < this.#wanted; at++) scanText(indexes[at]!, { text: texts[at]! }, this.#plan, this.#sink, this.#wanted);
       });
       return true;
     } catch (error) {

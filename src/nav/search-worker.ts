@@ -8,7 +8,7 @@ import { globMatcher } from "./file-rules.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import type { FileShare } from "./search-shares.ts";
 import type { WorkerSearchRequest } from "./text-search.ts";
-import { compileLinePattern, decodeSearchText, MatchSink, readSearchBytes, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
+import { addLineStarts, compileLinePattern, decodeSearchText, MatchSink, readSearchBytes, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
 import { filterOfBytes, type LearnedFilters } from "./file-filters.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.
@@ -30,6 +30,11 @@ const texts = new Map<string, CachedText | { readonly size: number; readonly mti
 let cachedChars = 0;
 // The filters made while the current request read files (see file-filters.ts).
 let learned: LearnedFilters = { indexes: [], grams: [] };
+// Kept texts that matched and have no table of line starts yet: made between searches (see tablesWhenIdle).
+const tableless: { readonly path: string; readonly entry: CachedText }[] = [];
+let tablesPending: NodeJS.Immediate | undefined;
+// How long one step of making tables may hold the worker: a search that arrives meanwhile waits at most this.
+const TABLE_STEP_MS = 4;
 
 parentPort?.on("message", (request: WorkerSearchRequest) => {
   try {
@@ -42,6 +47,7 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
     const result = request.names ? { hits: searchNames(request, request.names) } : search(request);
     if (learned.indexes.length > 0) Object.assign(result, { filters: learned });
     parentPort?.postMessage({ id: request.id, ...result }, "meta" in result ? [result.meta.buffer as ArrayBuffer] : []);
+    tablesWhenIdle();
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
@@ -78,9 +84,31 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     const entry = load(request.root, paths[index]!, sizes[index]!, mtimes[index]!, base + index, changed, request.learn?.[index] === 1);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
-    if (sink.count < wanted) scanText(base + index, entry, plan, sink, wanted);
+    if (sink.count >= wanted) continue;
+    const before = sink.count;
+    scanText(base + index, entry, plan, sink, wanted);
+    const text = entry as CachedText;
+    if (sink.count > before && !text.lineStarts && texts.get(paths[index]!) === text) tableless.push({ path: paths[index]!, entry: text });
   }
   return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed } : { ...sink.result(), searchedFiles, changed };
+}
+
+// Makes the line tables of kept texts that matched, a few milliseconds at a time while no search
+// runs: a first search counts lines only up to its matches, and later ones find them in the tables.
+function tablesWhenIdle(): void {
+  if (tablesPending || tableless.length === 0) return;
+  tablesPending = setImmediate(() => {
+    tablesPending = undefined;
+    const until = performance.now() + TABLE_STEP_MS;
+    while (tableless.length > 0 && performance.now() < until) {
+      const { path, entry } = tableless.pop()!;
+      // A text dropped or read anew since gets none.
+      if (texts.get(path) === entry) addLineStarts(entry);
+    }
+    tablesWhenIdle();
+  });
+  // The worker may end with tables unmade.
+  tablesPending.unref();
 }
 
 function searchNames(request: WorkerSearchRequest, names: readonly string[]): number[] {

@@ -12,13 +12,11 @@ import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
 /** A file's text as a scan needs it. */
 export interface ScannedText {
   readonly text: string;
-  /** Where each line starts, made on the first scan that matches in the text and kept with it. */
-  lineStarts?: Int32Array;
   /**
-   * Scanned once and dropped (a first search on the calling thread): no line starts are
-   * made; a hit's line is found around it, and lines are counted only up to a match.
+   * Where each line starts (see {@link addLineStarts}), for texts kept between searches. Without
+   * it a scan finds a hit's line around the hit, and counts lines only up to its matches.
    */
-  readonly once?: boolean;
+  lineStarts?: Int32Array;
 }
 
 /** A file as a search reads it: its path from the repository root (with `/`), and the size and mtime the index knows. */
@@ -148,7 +146,7 @@ function collectLineMatches(
   const end = text.endsWith("\n") ? text.length - 1 : text.length;
   let hit = text.length === 0 ? -1 : find(0);
   if (hit === -1) return;
-  const starts = entry.once ? undefined : (entry.lineStarts ??= lineStartsOf(text));
+  const starts = entry.lineStarts;
   let line = 0;
   // Without line starts: the offset up to which lines were counted (`line` is the line there).
   let counted = 0;
@@ -182,6 +180,15 @@ function newlinesBetween(text: string, from: number, to: number): number {
   let count = 0;
   for (let newline = text.indexOf("\n", from); newline !== -1 && newline < to; newline = text.indexOf("\n", newline + 1)) count++;
   return count;
+}
+
+/**
+ * Gives a text its table of line starts, which makes its line numbers cheap in every later
+ * scan. Making one costs more than a scan that counts lines up to its matches: the search
+ * workers make them between searches, for the texts they keep that matched.
+ */
+export function addLineStarts(entry: ScannedText): void {
+  entry.lineStarts ??= lineStartsOf(entry.text);
 }
 
 /** The offset where each line starts (the first is 0). */
