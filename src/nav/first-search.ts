@@ -2,11 +2,10 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { globMatcher, looksBinary } from "./file-rules.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import type { TextSearchRequest } from "./text-search.ts";
-import fs from "node:fs";
 import { filterOfBytes, type FilterSink } from "./file-filters.ts";
 import { lineRegex } from "./line-regex.ts";
 import { escapeRegExp } from "./literal-finder.ts";
-import { compileLinePattern, MatchSink, pathUnder, readSearchBytes, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
+import { compileLinePattern, MatchSink, scanPlan, scanText, ScratchReader, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import { GuardTimeout, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
@@ -174,37 +173,4 @@ function bytePrefilter(literal: string, caseSensitive: boolean): (bytes: Buffer)
   if (!/^[\x00-\x7F]*$/.test(literal)) return () => true;
   const pattern = new RegExp(escapeRegExp(literal), "i");
   return (bytes) => pattern.test(bytes.toString("latin1"));
-}
-
-/**
- * Reads files into one reused buffer (the bytes are valid until the next read):
- * no buffer per file for the garbage collector, and no `fstat`, since the index
- * knows each size. A file that is no longer that size is read again whole.
- */
-class ScratchReader {
-  #buffer: Buffer;
-  constructor(maxFileBytes: number) {
-    this.#buffer = Buffer.allocUnsafe(Math.min(maxFileBytes, 1024 * 1024) + 1);
-  }
-
-  read(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
-    if (this.#buffer.length < file.size + 1) this.#buffer = Buffer.allocUnsafe(file.size + 1);
-    let fd: number;
-    try {
-      fd = fs.openSync(pathUnder(root, file.path), "r");
-    } catch {
-      return { bytes: null, changed: false };
-    }
-    let length = 0;
-    try {
-      // One byte more than the index's size shows a file that grew.
-      for (let read = -1; read !== 0 && length < file.size + 1; length += read) read = fs.readSync(fd, this.#buffer, length, file.size + 1 - length, length);
-    } catch {
-      return { bytes: null, changed: false };
-    } finally {
-      fs.closeSync(fd);
-    }
-    if (length > file.size) return readSearchBytes(root, file);
-    return { bytes: this.#buffer.subarray(0, length), changed: length !== file.size };
-  }
 }

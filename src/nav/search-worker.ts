@@ -8,7 +8,7 @@ import { globMatcher } from "./file-rules.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import type { FileShare } from "./search-shares.ts";
 import type { WorkerSearchRequest } from "./text-search.ts";
-import { addLineStarts, compileLinePattern, decodeSearchText, MatchSink, readSearchBytes, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
+import { addLineStarts, compileLinePattern, decodeSearchText, MatchSink, scanPlan, scanText, ScratchReader, type ScannedText, type SearchFile } from "./text-scan.ts";
 import { filterOfBytes, type LearnedFilters } from "./file-filters.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.
@@ -28,6 +28,8 @@ let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Floa
 let base = 0;
 const texts = new Map<string, CachedText | { readonly size: number; readonly mtimeMs: number; readonly text: typeof NO_TEXT }>();
 let cachedChars = 0;
+// Files are read into one reused buffer (no buffer per file, no fstat): their texts are decoded out of it.
+const reader = new ScratchReader(1024 * 1024);
 // The filters made while the current request read files (see file-filters.ts).
 let learned: LearnedFilters = { indexes: [], grams: [] };
 // Kept texts that matched and have no table of line starts yet: made between searches (see tablesWhenIdle).
@@ -130,7 +132,7 @@ function load(root: string, path: string, size: number, mtimeMs: number, fileInd
   const cached = texts.get(path);
   if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached;
   const file: SearchFile = { path, size, mtimeMs };
-  const read = readSearchBytes(root, file);
+  const read = reader.read(root, file);
   if (read.changed) changed.push(fileIndex);
   if (learn && read.bytes !== null && !read.changed) {
     learned.indexes.push(fileIndex);

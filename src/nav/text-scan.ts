@@ -45,6 +45,41 @@ export function readSearchBytes(root: string, file: SearchFile): { readonly byte
   }
 }
 
+/**
+ * Reads files into one reused buffer (the bytes are valid until the next read):
+ * no buffer per file for the garbage collector, and no `fstat`, since the index
+ * knows each size. A file that is no longer that size is read again whole.
+ */
+export class ScratchReader {
+  #buffer: Buffer;
+  /** @param maxFileBytes - the largest file it expects (the buffer grows for a larger one) */
+  constructor(maxFileBytes: number) {
+    this.#buffer = Buffer.allocUnsafe(Math.min(maxFileBytes, 1024 * 1024) + 1);
+  }
+
+  /** The file's bytes (valid until the next read), or `null` when it cannot be read; `changed` as for {@link readSearchBytes}. */
+  read(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
+    if (this.#buffer.length < file.size + 1) this.#buffer = Buffer.allocUnsafe(file.size + 1);
+    let fd: number;
+    try {
+      fd = fs.openSync(pathUnder(root, file.path), "r");
+    } catch {
+      return { bytes: null, changed: false };
+    }
+    let length = 0;
+    try {
+      // One byte more than the index's size shows a file that grew.
+      for (let read = -1; read !== 0 && length < file.size + 1; length += read) read = fs.readSync(fd, this.#buffer, length, file.size + 1 - length, length);
+    } catch {
+      return { bytes: null, changed: false };
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (length > file.size) return readSearchBytes(root, file);
+    return { bytes: this.#buffer.subarray(0, length), changed: length !== file.size };
+  }
+}
+
 /** A file's text from its bytes, or `null` when it looks binary. */
 export function decodeSearchText(bytes: Buffer): string | null {
   return looksBinary(bytes) ? null : bytes.toString("utf8");
