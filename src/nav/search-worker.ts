@@ -34,11 +34,15 @@ const reader = new ScratchReader(1024 * 1024);
 let learned: LearnedFilters = { indexes: [], grams: [] };
 // Kept texts that matched and have no table of line starts yet: made between searches (see tablesWhenIdle).
 const tableless: { readonly path: string; readonly entry: CachedText }[] = [];
-let tablesPending: NodeJS.Immediate | undefined;
+let tablesPending: { readonly cancel: () => void } | undefined;
 // How long one step of making tables may hold the worker: a search that arrives meanwhile waits at most this.
 const TABLE_STEP_MS = 4;
+// How long after a reply the tables wait before the first step.
+const TABLE_PAUSE_MS = 100;
 
 parentPort?.on("message", (request: WorkerSearchRequest) => {
+  tablesPending?.cancel();
+  tablesPending = undefined;
   try {
     if (request.share) {
       share = request.share;
@@ -49,7 +53,7 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
     const result = request.names ? { hits: searchNames(request, request.names) } : search(request);
     if (learned.indexes.length > 0) Object.assign(result, { filters: learned });
     parentPort?.postMessage({ id: request.id, ...result }, "meta" in result ? [result.meta.buffer as ArrayBuffer] : []);
-    tablesWhenIdle();
+    tablesWhenIdle(true);
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
@@ -97,9 +101,9 @@ function search(request: WorkerSearchRequest): WorkerMatches {
 
 // Makes the line tables of kept texts that matched, a few milliseconds at a time while no search
 // runs: a first search counts lines only up to its matches, and later ones find them in the tables.
-function tablesWhenIdle(): void {
+function tablesWhenIdle(pause: boolean): void {
   if (tablesPending || tableless.length === 0) return;
-  tablesPending = setImmediate(() => {
+  const step = () => {
     tablesPending = undefined;
     const until = performance.now() + TABLE_STEP_MS;
     while (tableless.length > 0 && performance.now() < until) {
@@ -107,10 +111,13 @@ function tablesWhenIdle(): void {
       // A text dropped or read anew since gets none.
       if (texts.get(path) === entry) addLineStarts(entry);
     }
-    tablesWhenIdle();
-  });
+    tablesWhenIdle(false);
+  };
+  // After a reply, a pause first: the calling thread is still turning the matches into results.
+  const timer = pause ? setTimeout(step, TABLE_PAUSE_MS) : setImmediate(step);
   // The worker may end with tables unmade.
-  tablesPending.unref();
+  timer.unref();
+  tablesPending = { cancel: () => (pause ? clearTimeout(timer as NodeJS.Timeout) : clearImmediate(timer as NodeJS.Immediate)) };
 }
 
 function searchNames(request: WorkerSearchRequest, names: readonly string[]): number[] {
