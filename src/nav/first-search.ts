@@ -5,7 +5,7 @@ import type { TextSearchRequest } from "./text-search.ts";
 import { filterOfBytes, type FilterSink } from "./file-filters.ts";
 import { lineRegex } from "./line-regex.ts";
 import { escapeRegExp } from "./literal-finder.ts";
-import { compileLinePattern, MatchSink, scanPlan, scanText, ScratchReader, type ScanPlan, type SearchFile } from "./text-scan.ts";
+import { compileLinePattern, decodeText, MatchSink, scanPlan, scanText, ScratchReader, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import { GuardTimeout, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
@@ -88,8 +88,8 @@ export async function searchHere(
     searchedFiles++;
     // The lines found are slices of the decoded text, which lives as long as they do (the repository is small).
     if (mayHold(bytes)) {
-      if (!batch) scanText(index, { text: bytes.toString("utf8") }, plan, sink, wanted);
-      else if (!batch.add(index, bytes.toString("utf8"))) return undefined;
+      if (!batch) scanText(index, { text: decodeText(bytes) }, plan, sink, wanted);
+      else if (!batch.add(index, decodeText(bytes))) return undefined;
     }
     const stopped = stop();
     if (stopped) throw stopped;

