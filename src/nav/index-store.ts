@@ -2,7 +2,7 @@ import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import { sameVersion } from "./index-filters.ts";
 import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
-import type { WalkedFile } from "./repo-walk.ts";
+import type { WalkedFiles } from "./walk-state.ts";
 import { SymbolSpill } from "./symbol-store.ts";
 import { readWalkHint, walkHintFileOf, writeWalkHint } from "./walk-hint.ts";
 
@@ -77,7 +77,7 @@ export class IndexStore {
    * records over them, and the filters of files as the walk lists them, unless a record of that
    * version is kept. Then the walk hint, from the walk's file list.
    */
-  async write(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, walked: ReadonlyMap<string, WalkedFile>): Promise<void> {
+  async write(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, walked: Pick<WalkedFiles, "get" | "has" | "keys" | "size">): Promise<void> {
     if (this.#file === undefined) return;
     const cache = await this.contents();
     const merged = new Map<string, FileRecord>();

@@ -70,7 +70,7 @@ export class RepositoryIndex {
 
   /** The walked files, in path order. */
   files(): WalkedFile[] {
-    return [...this.#ensureWalk().files.values()];
+    return this.#ensureWalk().files.list();
   }
 
   /** The walked file at a path, if the path is an indexed file. */
@@ -153,7 +153,7 @@ export class RepositoryIndex {
     if (!known) return undefined;
     const current = recheck ? this.#restat(relative, known) : known;
     if (current !== known) {
-      walk.files.set(relative, current);
+      walk.files.set(current);
       this.#searchFiles = undefined;
     }
     return this.#analyze(current);
