@@ -3,6 +3,7 @@ import type { FileFilter } from "./file-filters.ts";
 import type { NavSymbol } from "./symbol.ts";
 import { jsonBytes, parseJson, spansOf, spansPart, symbolsPart, type SymbolSpans } from "./symbol-piece.ts";
 import type { PieceAt, SymbolPieces } from "./symbol-store.ts";
+import { mayHold, mayHoldAt } from "./trigram-filter.ts";
 
 /** A file record without its symbols and trigram filter: what the cache's metadata file holds of it. */
 export type StoredRecord = Omit<FileRecord, "symbols" | "grams">;
@@ -13,6 +14,8 @@ export type SymbolsSource = Uint8Array | { readonly pieces: SymbolPieces; readon
 /** A file that trigram filters are read from by position (the cache's filter file). */
 export interface GramsPieces {
   piece(offset: number, length: number): Uint8Array | undefined;
+  /** The whole file's bytes (the pieces are views of them); `undefined` when it cannot be read. */
+  all(): Uint8Array | undefined;
 }
 
 /**
@@ -117,6 +120,15 @@ class LazySymbolsRecord implements FileRecord {
     return grams === undefined || grams instanceof Uint8Array ? grams : grams.piece(this.#gramsAt, this.#gramsLength);
   }
 
+  /** See {@link filterMayHold}. */
+  mayHold(trigrams: Uint32Array): boolean {
+    const grams = this.#grams;
+    if (grams === undefined) return true;
+    if (grams instanceof Uint8Array) return mayHold(grams, trigrams);
+    const data = grams.all();
+    return data === undefined || mayHoldAt(data, this.#gramsAt, this.#gramsLength, trigrams);
+  }
+
   /** The symbols' JSON as UTF-8 bytes (read from a file: valid until the next read of that file). */
   symbolsJson(): Uint8Array {
     const bytes = this.#symbolBytes();
@@ -159,6 +171,23 @@ class CachedFilter implements FileFilter {
   get grams(): Uint8Array | undefined {
     return this.#file?.piece(this.#at, this.#length);
   }
+
+  /** See {@link filterMayHold}. */
+  mayHold(trigrams: Uint32Array): boolean {
+    const data = this.#file?.all();
+    return data === undefined || mayHoldAt(data, this.#at, this.#length, trigrams);
+  }
+}
+
+/**
+ * False only when the trigram filter of a record or filter (none: true) says its file cannot
+ * hold every one of the trigrams. A record or filter of the disk cache is tested in place in
+ * the filter file's bytes, with no view made of its filter.
+ */
+export function filterMayHold(known: { readonly grams?: Uint8Array | undefined }, trigrams: Uint32Array): boolean {
+  if (known instanceof LazySymbolsRecord || known instanceof CachedFilter) return known.mayHold(trigrams);
+  const grams = known.grams;
+  return grams === undefined || mayHold(grams, trigrams);
 }
 
 /** A filter of the disk cache from its columns (see cache-columns.ts), its bytes at `at` in `file` (none: binary). */

@@ -25,6 +25,11 @@ export class GramsFile {
 
   /** The bytes at `offset` (the whole file is read on the first call, then closed); `undefined` when it cannot be read. */
   piece(offset: number, length: number): Uint8Array | undefined {
+    return this.all()?.subarray(offset, offset + length);
+  }
+
+  /** The whole file's bytes (read on the first call, then closed); `undefined` when it cannot be read. */
+  all(): Uint8Array | undefined {
     if (this.#data === undefined) {
       this.#data = null;
       try {
@@ -36,7 +41,7 @@ export class GramsFile {
       }
       this.close();
     }
-    return this.#data?.subarray(offset, offset + length);
+    return this.#data ?? undefined;
   }
 
   /** Closes the file (pieces already read stay readable). */

@@ -8,7 +8,7 @@ import type { FileFilter, FilterSink } from "./file-filters.ts";
 import type { IndexCache } from "./index-cache.ts";
 import { comparePaths, type WalkedFile } from "./repo-walk.ts";
 import type { SearchFile } from "./text-scan.ts";
-import { mayHold } from "./trigram-filter.ts";
+import { filterMayHold } from "./cached-record.ts";
 
 /** A file's version: size, mtime and ctime. */
 export interface FileVersion {
@@ -59,23 +59,18 @@ export function cachedFileList(cache: IndexCache, secretFiles: readonly string[]
  * The test behind `RepositoryIndex.trigramTest`: false only for a file whose current
  * record or filter says it is binary, or has a trigram filter without one of the
  * trigrams. With `restat` (the walk is older than the test), a file is `stat`ed again
- * before it is ruled out. One verdict per file object: a search asks twice (to choose
- * where it runs, then as it reads); and one filter test per record or filter, which a
- * file of the cache's list and the same file as walked share. A file of the cache's list
- * is a record or filter itself, and is its own for its version: it is not looked up by path.
+ * before it is ruled out. A file of the cache's list is a record or filter itself, and
+ * is its own for its version: it is tested without a lookup. Any other file's verdict is
+ * kept per file object: a search asks twice (to choose where it runs, then as it reads).
+ * (A filter test costs less than keeping its verdict in a map: 0.1 µs against 0.25 µs.)
  */
 export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefined, trigrams: Uint32Array, restat?: (file: SearchFile) => string): (file: SearchFile) => boolean {
-  // Maps, not WeakMaps (several times slower for 50,000 keys): they live as long as the test, one search.
+  // A Map, not a WeakMap (several times slower for 50,000 keys): it lives as long as the test, one search.
   const verdicts = new Map<SearchFile, boolean>();
-  const filterVerdicts = new Map<KnownFile, boolean>();
-  const filterVerdict = (known: KnownFile): boolean => {
-    let holds = filterVerdicts.get(known);
-    // A binary file is never searched (the search sees it too, after reading it).
-    if (holds === undefined) filterVerdicts.set(known, (holds = !known.binary && (known.grams === undefined || mayHold(known.grams, trigrams))));
-    return holds;
-  };
+  const holds = (known: KnownFile): boolean => !known.binary && filterMayHold(known, trigrams);
   const test = (file: SearchFile, known: KnownFile | undefined): boolean => {
-    if (!known || filterVerdict(known)) return true;
+    // A binary file is never searched (the search sees it too, after reading it).
+    if (!known || holds(known)) return true;
     if (!restat) return false;
     try {
       const now = fs.statSync(restat(file), { throwIfNoEntry: false });
@@ -85,8 +80,7 @@ export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefin
     }
   };
   return (file) => {
-    // The filter's verdict is the file's when nothing is stat'ed again: one map, keyed by the file.
-    if (!restat && isKnownFile(file)) return filterVerdict(file);
+    if (!restat && isKnownFile(file)) return holds(file);
     let verdict = verdicts.get(file);
     if (verdict === undefined) verdicts.set(file, (verdict = test(file, isKnownFile(file) ? file : current(file))));
     return verdict;

@@ -45,11 +45,18 @@ export function literalTrigrams(literal: string, caseSensitive: boolean): Uint32
 
 /** False only when the file the filter was made from cannot hold every one of the trigrams. */
 export function mayHold(filter: Uint8Array, trigrams: Uint32Array): boolean {
-  const bits = filter.length * 8;
-  const shift = 32 - Math.log2(bits);
+  return mayHoldAt(filter, 0, filter.length, trigrams);
+}
+
+/**
+ * {@link mayHold} for the filter of `length` bytes at `offset` in `data` (the cache's filter
+ * file, read whole): no view per filter, which cost more than the test (0.6 µs each).
+ */
+export function mayHoldAt(data: Uint8Array, offset: number, length: number, trigrams: Uint32Array): boolean {
+  const shift = 32 - Math.log2(length * 8);
   for (const trigram of trigrams) {
     const bit = Math.imul(trigram, 0x9e3779b1) >>> shift;
-    if ((filter[bit >>> 3]! & (1 << (bit & 7))) === 0) return false;
+    if ((data[offset + (bit >>> 3)]! & (1 << (bit & 7))) === 0) return false;
   }
   return true;
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { literalTrigrams, mayHold, trigramFilter } from "../../src/nav/trigram-filter.ts";
+import { literalTrigrams, mayHold, mayHoldAt, trigramFilter } from "../../src/nav/trigram-filter.ts";
 
 // Text with ASCII letters in both cases, punctuation, line breaks and a few letters beyond ASCII.
 const text = fc.string({ unit: fc.constantFrom(..."abcXYZ_.( )\n\tσΣé", "日"), maxLength: 400 });
@@ -42,5 +42,21 @@ describe("the trigram filter of a file", () => {
     expect(trigramFilter(new Uint8Array(10)).length).toBe(128);
     expect(trigramFilter(new Uint8Array(40_000)).length).toBe(4096);
     expect(trigramFilter(new Uint8Array(1_000_000)).length).toBe(8192);
+  });
+
+  test("gives the same answer for a filter tested in place among others (the cache's filter file) as for the filter alone", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 3_000 }), { minLength: 1, maxLength: 4 }), fc.string({ minLength: 3, maxLength: 8 }), (texts, literal) => {
+        const filters = texts.map((text) => trigramFilter(Buffer.from(text, "utf8")));
+        const file = Buffer.concat([Buffer.from([0xff, 0x00, 0xff]), ...filters]);
+        const trigrams = literalTrigrams(literal, true);
+        fc.pre(trigrams !== undefined);
+        let offset = 3;
+        for (const filter of filters) {
+          expect(mayHoldAt(file, offset, filter.length, trigrams)).toBe(mayHold(filter, trigrams));
+          offset += filter.length;
+        }
+      }),
+    );
   });
 });
