@@ -18,6 +18,8 @@ v8.setFlagsFromString("--enable-experimental-regexp-engine");
 interface CachedText extends ScannedText {
   readonly size: number;
   readonly mtimeMs: number;
+  /** A search matched in it before (a text that matches again gets its line table then, if it has none yet). */
+  matched?: boolean;
 }
 
 const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; cacheBudgetChars: number };
@@ -91,16 +93,23 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count >= wanted) continue;
-    const before = sink.count;
-    scanText(base + index, entry, plan, sink, wanted);
     const text = entry as CachedText;
-    if (sink.count > before && !text.lineStarts && texts.get(paths[index]!) === text) tableless.push({ path: paths[index]!, entry: text });
+    const kept = texts.get(paths[index]!) === text;
+    // A text searched again gets its table now (searches back to back leave no pause to make it in).
+    if (kept && text.matched && !text.lineStarts) addLineStarts(text);
+    const before = sink.count;
+    scanText(base + index, text, plan, sink, wanted);
+    if (sink.count > before && kept && !text.matched) {
+      text.matched = true;
+      tableless.push({ path: paths[index]!, entry: text });
+    }
   }
   return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed } : { ...sink.result(), searchedFiles, changed };
 }
 
 // Makes the line tables of kept texts that matched, a few milliseconds at a time while no search
-// runs: a first search counts lines only up to its matches, and later ones find them in the tables.
+// runs: a first search counts lines only up to its matches, and later ones find them in the tables
+// (a text that matches again before its table is made gets it in that search).
 function tablesWhenIdle(pause: boolean): void {
   if (tablesPending || tableless.length === 0) return;
   const step = () => {
