@@ -73,9 +73,12 @@ export class ReadRule {
   /**
    * Why one entry may not be read, when the folders above it may be (what a
    * walk that never enters a refused folder needs); `undefined` when it may.
+   *
+   * @param parent - the folder holding the entry ("" for the root), when the caller has it: a walk
+   *   passes the same string for every entry of a folder, so the folder is not cut out and hashed per entry
    */
-  entryRefusal(relative: string, directory: boolean): ReadRefusal | undefined {
-    return this.#check(relative, directory, relative);
+  entryRefusal(relative: string, directory: boolean, parent?: string): ReadRefusal | undefined {
+    return this.#check(relative, directory, relative, parent);
   }
 
   /**
@@ -87,10 +90,10 @@ export class ReadRule {
   }
 
   // Runs for every entry a walk lists: no refusal, message or list of folders is made unless the entry is refused.
-  #check(relative: string, directory: boolean, asked: string): ReadRefusal | undefined {
+  #check(relative: string, directory: boolean, asked: string, parent?: string): ReadRefusal | undefined {
     const slash = relative.lastIndexOf("/");
     if (relative.length - slash === 5 && relative.endsWith(".git")) return refused(relative, asked, "git", "it is in .git/, git's own data (history, remotes, credentials), not the code");
-    const rule = this.#ignoringRule(relative, slash === -1 ? "" : relative.slice(0, slash), directory);
+    const rule = this.#ignoringRule(relative, parent ?? (slash === -1 ? "" : relative.slice(0, slash)), directory);
     if (rule) return refused(relative, asked, "ignored", `${relative === asked ? "it" : `its folder '${relative}'`} is ignored by git (${rule}), and ignored files are never shown`);
     if (!directory && this.#anySecret(relative)) {
       this.#secretMatchers ??= this.secretFiles.map((pattern) => ({ pattern, test: secretMatcher(pattern) }));

@@ -144,21 +144,21 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
   }
   // In any case: on a file system that ignores case (macOS, Windows), git reads `.Gitignore` too.
   rule.noteFolder(relative, entries.some((entry) => entry.name.length === 10 && entry.name.toLowerCase() === ".gitignore"));
-  for (const entry of entries) {
-    const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
-    visitEntry(root, childRelative, prefix + entry.name, entry, rule, files, outsideLinks, shared);
-  }
+  for (const entry of entries) visitEntry(root, relative, prefix, entry, rule, files, outsideLinks, shared);
 }
 
-// One entry of a folder: a folder is walked, a file listed, a symlink followed to a file inside the root.
-function visitEntry(root: string, relative: string, absolute: string, entry: fs.Dirent, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], shared: Shared | undefined): void {
+// One entry of the folder `parent` (whose absolute path ends in `prefix`): a folder is walked, a file
+// listed, a symlink followed to a file inside the root. The rule gets the same `parent` for every entry.
+function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dirent, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], shared: Shared | undefined): void {
+  const relative = parent ? `${parent}/${entry.name}` : entry.name;
+  const absolute = prefix + entry.name;
   if (entry.isDirectory()) {
-    if (rule.entryRefusal(relative, true)) return;
+    if (rule.entryRefusal(relative, true, parent)) return;
     if (shared?.folders.has(relative)) shared.met.push(relative);
     else walkDirectory(root, relative, rule, files, outsideLinks, shared);
     return;
   }
-  if (rule.entryRefusal(relative, false)) return;
+  if (rule.entryRefusal(relative, false, parent)) return;
   if (entry.isSymbolicLink()) {
     const target = realPath(absolute);
     if (target === undefined || !isInside(root, target)) {
