@@ -10,6 +10,12 @@ export const NAMES_FIXTURE_SOURCE = fileURLToPath(new URL("../fixtures/nav-names
 /** This project's own repository root. */
 export const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
+/** Writes a file at `relative` under `root`, making its folders first. */
+export async function writeUnder(root: string, relative: string, text = "x\n"): Promise<void> {
+  await fs.mkdir(path.dirname(path.join(root, relative)), { recursive: true });
+  await fs.writeFile(path.join(root, relative), text);
+}
+
 /** Lines in `big/huge.ts`: 1,250 functions of four lines each. */
 export const HUGE_LINES = 5000;
 

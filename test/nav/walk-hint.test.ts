@@ -15,14 +15,12 @@ import { RepositoryIndex } from "../../src/nav/repo-index.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { readWalkHint, walkHintFileOf, writeWalkHint } from "../../src/nav/walk-hint.ts";
 import { FirstWalk } from "../../src/nav/walk-state.ts";
+import { writeUnder } from "./fixture-repo.ts";
 
 let base: string;
 let root: string;
 
-async function write(relative: string, text = "x\n"): Promise<void> {
-  await fs.mkdir(path.dirname(path.join(root, relative)), { recursive: true });
-  await fs.writeFile(path.join(root, relative), text);
-}
+const write = (relative: string, text?: string) => writeUnder(root, relative, text);
 
 beforeEach(async () => {
   base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-walk-hint-")));
