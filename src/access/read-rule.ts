@@ -74,8 +74,9 @@ export class ReadRule {
    * Why one entry may not be read, when the folders above it may be (what a
    * walk that never enters a refused folder needs); `undefined` when it may.
    *
-   * @param parent - the folder holding the entry ("" for the root), when the caller has it: a walk
-   *   passes the same string for every entry of a folder, so the folder is not cut out and hashed per entry
+   * @param parent - the folder holding the entry ("" for the root), exactly `relative` up to its last
+   *   `/`; when given it is trusted, not checked. A walk passes the same string for every entry of a
+   *   folder, so the folder is not cut out of each path and hashed again.
    */
   entryRefusal(relative: string, directory: boolean, parent?: string): ReadRefusal | undefined {
     return this.#check(relative, directory, relative, parent);

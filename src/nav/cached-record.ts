@@ -179,6 +179,11 @@ class CachedFilter implements FileFilter {
   }
 }
 
+/** True for a record or filter read from the disk cache (what the cache's own file list is made of). */
+export function isCacheEntry(file: object): file is FileRecord | FileFilter {
+  return file instanceof LazySymbolsRecord || file instanceof CachedFilter;
+}
+
 /**
  * False only when the trigram filter of a record or filter (none: true) says its file cannot
  * hold every one of the trigrams. A record or filter of the disk cache is tested in place in

@@ -5,7 +5,8 @@ import type { TextSearchRequest } from "./text-search.ts";
 import { filterOfBytes, type FilterSink } from "./file-filters.ts";
 import { lineRegex } from "./line-regex.ts";
 import { escapeRegExp } from "./literal-finder.ts";
-import { compileLinePattern, decodeText, MatchSink, scanPlan, scanText, ScratchReader, type ScanPlan, type SearchFile } from "./text-scan.ts";
+import { decodeText, ScratchReader } from "./file-read.ts";
+import { compileLinePattern, MatchSink, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import { GuardTimeout, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.

@@ -8,7 +8,7 @@ import type { FileFilter, FilterSink } from "./file-filters.ts";
 import type { IndexCache } from "./index-cache.ts";
 import { comparePaths, type WalkedFile } from "./repo-walk.ts";
 import type { SearchFile } from "./text-scan.ts";
-import { filterMayHold } from "./cached-record.ts";
+import { filterMayHold, isCacheEntry } from "./cached-record.ts";
 
 /** A file's version: size, mtime and ctime. */
 export interface FileVersion {
@@ -80,17 +80,13 @@ export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefin
     }
   };
   return (file) => {
-    if (!restat && isKnownFile(file)) return holds(file);
+    if (!restat && isCacheEntry(file)) return holds(file);
     let verdict = verdicts.get(file);
-    if (verdict === undefined) verdicts.set(file, (verdict = test(file, isKnownFile(file) ? file : current(file))));
+    if (verdict === undefined) verdicts.set(file, (verdict = test(file, isCacheEntry(file) ? file : current(file))));
     return verdict;
   };
 }
 
-// A record or a filter (a walked file has no `binary`).
-function isKnownFile(file: SearchFile): file is KnownFile & SearchFile {
-  return typeof (file as Partial<KnownFile>).binary === "boolean";
-}
 
 /** The record or filter known for this version of a file: this process's first, then the disk cache's. */
 export function knownFileOf(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, cache: IndexCache): (file: SearchFile) => KnownFile | undefined {

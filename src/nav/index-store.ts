@@ -2,7 +2,7 @@ import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import { sameVersion } from "./index-filters.ts";
 import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
-import type { WalkedFiles } from "./walk-state.ts";
+import type { WalkedFiles } from "./walked-files.ts";
 import { SymbolSpill } from "./symbol-store.ts";
 import { readWalkHint, walkHintFileOf, writeWalkHint } from "./walk-hint.ts";
 

@@ -270,7 +270,10 @@ export class RepositoryIndex {
   }
 
   #ensureWalk(): WalkState {
-    return (this.#walk ??= this.#firstWalk.walk(this.#store.loaded()));
+    if (this.#walk) return this.#walk;
+    // A walk that comes before the cache is read (a first `nav_read`, say) shares the work as the hint says too.
+    this.#firstWalk.startAhead(() => this.#store.walkHint());
+    return (this.#walk = this.#firstWalk.walk(this.#store.loaded()));
   }
 
   #restat(relative: string, known: WalkedFile): WalkedFile {

@@ -49,7 +49,7 @@ export interface RepositoryWalk {
  * @param startHelper - starts the worker thread (tests give one that never answers)
  */
 export function walkRepository(root: string, rule: ReadRule = new ReadRule(root), folders: readonly string[] = [], startHelper = startWalkHelper): RepositoryWalk {
-  const share = disjointFolders(folders.filter(isPlainFolder));
+  const share = helperShare(folders);
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
   const helper = share.length > 0 ? startHelper(root, rule.secretFiles, share) : undefined;
@@ -98,6 +98,11 @@ export function walkFolders(root: string, rule: ReadRule, folders: readonly stri
     walked.set(folder, part);
   }
   return walked;
+}
+
+/** The folders a walk hands to a worker thread: the plain ones (see `isPlainFolder`), without duplicates or any inside another. */
+export function helperShare(folders: readonly string[]): string[] {
+  return disjointFolders(folders.filter(isPlainFolder));
 }
 
 // The folders without duplicates, and without any inside another (a folder sorts before the folders inside it).

@@ -8,7 +8,8 @@ import { globMatcher } from "./file-rules.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import type { FileShare } from "./search-shares.ts";
 import type { WorkerSearchRequest } from "./text-search.ts";
-import { addLineStarts, compileLinePattern, decodeSearchText, MatchSink, scanPlan, scanText, ScratchReader, type ScannedText, type SearchFile } from "./text-scan.ts";
+import { decodeSearchText, ScratchReader } from "./file-read.ts";
+import { addLineStarts, compileLinePattern, MatchSink, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
 import { filterOfBytes, type LearnedFilters } from "./file-filters.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.
@@ -18,8 +19,6 @@ v8.setFlagsFromString("--enable-experimental-regexp-engine");
 interface CachedText extends ScannedText {
   readonly size: number;
   readonly mtimeMs: number;
-  /** A search matched in it before (a text that matches again gets its line table then, if it has none yet). */
-  matched?: boolean;
 }
 
 const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; cacheBudgetChars: number };
@@ -34,8 +33,8 @@ let cachedChars = 0;
 const reader = new ScratchReader(1024 * 1024);
 // The filters made while the current request read files (see file-filters.ts).
 let learned: LearnedFilters = { indexes: [], grams: [] };
-// Kept texts that matched and have no table of line starts yet: made between searches (see tablesWhenIdle).
-const tableless: { readonly path: string; readonly entry: CachedText }[] = [];
+// Paths of kept texts that matched and have no table of line starts yet: made between searches (see tablesWhenIdle).
+const tableless: string[] = [];
 let tablesPending: { readonly cancel: () => void } | undefined;
 // How long one step of making tables may hold the worker: a search that arrives meanwhile waits at most this.
 const TABLE_STEP_MS = 4;
@@ -94,14 +93,13 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     searchedFiles++;
     if (sink.count >= wanted) continue;
     const text = entry as CachedText;
-    const kept = texts.get(paths[index]!) === text;
-    // A text searched again gets its table now (searches back to back leave no pause to make it in).
-    if (kept && text.matched && !text.lineStarts) addLineStarts(text);
     const before = sink.count;
     scanText(base + index, text, plan, sink, wanted);
-    if (sink.count > before && kept && !text.matched) {
-      text.matched = true;
-      tableless.push({ path: paths[index]!, entry: text });
+    // A kept text that matched gets its table between searches, or in the next search that matches in it
+    // (searches back to back leave no pause to make it in).
+    if (sink.count > before && !text.lineStarts && !text.tableOnHit && texts.get(paths[index]!) === text) {
+      text.tableOnHit = true;
+      tableless.push(paths[index]!);
     }
   }
   return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed } : { ...sink.result(), searchedFiles, changed };
@@ -109,16 +107,16 @@ function search(request: WorkerSearchRequest): WorkerMatches {
 
 // Makes the line tables of kept texts that matched, a few milliseconds at a time while no search
 // runs: a first search counts lines only up to its matches, and later ones find them in the tables
-// (a text that matches again before its table is made gets it in that search).
+// (a text that matches again before its table is made gets it in that search, at its first hit).
 function tablesWhenIdle(pause: boolean): void {
   if (tablesPending || tableless.length === 0) return;
   const step = () => {
     tablesPending = undefined;
     const until = performance.now() + TABLE_STEP_MS;
     while (tableless.length > 0 && performance.now() < until) {
-      const { path, entry } = tableless.pop()!;
-      // A text dropped or read anew since gets none.
-      if (texts.get(path) === entry) addLineStarts(entry);
+      // A text dropped since gets none; one read anew waits for its own match.
+      const entry = texts.get(tableless.pop()!);
+      if (entry?.text && (entry as CachedText).tableOnHit) addLineStarts(entry as CachedText);
     }
     tablesWhenIdle(false);
   };

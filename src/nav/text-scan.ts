@@ -2,10 +2,7 @@
 // same code in the search workers and in a first search on the main thread, so both give
 // the same lines. It imports nothing of the project but leaf modules, so the worker can
 // load it from source (.ts) and from the build (.js).
-import { isAscii } from "node:buffer";
-import fs from "node:fs";
 import path from "node:path";
-import { looksBinary } from "./file-rules.ts";
 import type { LineRegex } from "./line-regex.ts";
 import { literalFinder, type Finder } from "./literal-finder.ts";
 import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
@@ -18,6 +15,8 @@ export interface ScannedText {
    * it a scan finds a hit's line around the hit, and counts lines only up to its matches.
    */
   lineStarts?: Int32Array;
+  /** Make the table of line starts in the next scan that finds a hit (a text kept between searches that matched before). */
+  tableOnHit?: boolean;
 }
 
 /** A file as a search reads it: its path from the repository root (with `/`), and the size and mtime the index knows. */
@@ -30,68 +29,6 @@ export interface SearchFile {
 /** Where a file of the repository at `root` (a real absolute path) is: joined by hand, which is much cheaper than `path.join` for 50,000 files. */
 export function pathUnder(root: string, relative: string): string {
   return (root.endsWith(path.sep) ? root : root + path.sep) + (path.sep === "/" ? relative : relative.split("/").join(path.sep));
-}
-
-/**
- * A file's bytes for a search, or `null` when it cannot be read; `changed`
- * when its size on disk is not the index's (the caller reports it, and the
- * bytes are of the file as it is now).
- */
-export function readSearchBytes(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
-  try {
-    const bytes = fs.readFileSync(pathUnder(root, file.path));
-    return { bytes, changed: bytes.length !== file.size };
-  } catch {
-    return { bytes: null, changed: false };
-  }
-}
-
-/**
- * Reads files into one reused buffer (the bytes are valid until the next read):
- * no buffer per file for the garbage collector, and no `fstat`, since the index
- * knows each size. A file that is no longer that size is read again whole.
- */
-export class ScratchReader {
-  #buffer: Buffer;
-  /** @param maxFileBytes - the largest file it expects (the buffer grows for a larger one) */
-  constructor(maxFileBytes: number) {
-    this.#buffer = Buffer.allocUnsafe(Math.min(maxFileBytes, 1024 * 1024) + 1);
-  }
-
-  /** The file's bytes (valid until the next read), or `null` when it cannot be read; `changed` as for {@link readSearchBytes}. */
-  read(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
-    if (this.#buffer.length < file.size + 1) this.#buffer = Buffer.allocUnsafe(file.size + 1);
-    let fd: number;
-    try {
-      fd = fs.openSync(pathUnder(root, file.path), "r");
-    } catch {
-      return { bytes: null, changed: false };
-    }
-    let length = 0;
-    try {
-      // One byte more than the index's size shows a file that grew.
-      for (let read = -1; read !== 0 && length < file.size + 1; length += read) read = fs.readSync(fd, this.#buffer, length, file.size + 1 - length, length);
-    } catch {
-      return { bytes: null, changed: false };
-    } finally {
-      fs.closeSync(fd);
-    }
-    if (length > file.size) return readSearchBytes(root, file);
-    return { bytes: this.#buffer.subarray(0, length), changed: length !== file.size };
-  }
-}
-
-/** A file's text from its bytes, or `null` when it looks binary. */
-export function decodeSearchText(bytes: Buffer): string | null {
-  return looksBinary(bytes) ? null : decodeText(bytes);
-}
-
-/**
- * Bytes decoded as UTF-8. Bytes that are all ASCII are copied as Latin-1, which gives the
- * same text: on Python's standard library (28 MB) 9-13 ms against 12-22 ms for the UTF-8 decoder.
- */
-export function decodeText(bytes: Buffer): string {
-  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
 
 /** What a scan looks for: a literal (`find`), a line pattern, or a pattern run only on the lines that hold its literal. */
@@ -190,6 +127,7 @@ function collectLineMatches(
   const end = text.endsWith("\n") ? text.length - 1 : text.length;
   let hit = text.length === 0 ? -1 : find(0);
   if (hit === -1) return;
+  if (entry.tableOnHit) addLineStarts(entry);
   const starts = entry.lineStarts;
   let line = 0;
   // Without line starts: the offset up to which lines were counted (`line` is the line there).

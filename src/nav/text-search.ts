@@ -1,4 +1,5 @@
 import { runsHere, ScanStopped, searchHere } from "./first-search.ts";
+import { fitsHere, likelyFitsHere } from "./search-placement.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";
 import { learnFlags, partitionFiles, type FileShare, type Part } from "./search-shares.ts";
@@ -40,15 +41,6 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly learn?: Uint8Array;
 }
 
-/**
- * The most bytes of files a first search reads on the calling thread. Measured on
- * Python's standard library (28 MB): a rare literal took 100-110 ms there against 140-150 ms
- * on two workers, which must start first; on a 50,000-file installation (about 600 MB read)
- * the workers, reading side by side, were as fast or faster.
- */
-const THIS_THREAD_MAX_BYTES = 64 * 1024 * 1024;
-/** Where a search would run is estimated from every this many files of a list (see `runsOnWorkers`). */
-const SAMPLE_EVERY = 8;
 /**
  * Searches file contents on worker threads (one per core, at most
  * {@link MAX_SEARCH_WORKERS}), each with its share of the files, read on
@@ -138,23 +130,11 @@ export class TextSearchEngine {
 
   /**
    * True when a search of these files would run on the workers (not on this thread), as far
-   * as a test of every {@link SAMPLE_EVERY}th file tells: only near the bound are they all
-   * tested (the search itself decides again, on the files it is given). Testing each of
-   * 50,000 files took 50-70 ms of the calling thread before its walk.
+   * as a sample of the files tells (see `likelyFitsHere`); the search itself decides again,
+   * on the files it is given.
    */
   runsOnWorkers(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean): boolean {
-    if (this.#workersLoaded || !runsHere(request)) return true;
-    if (mayHold && files.length >= SAMPLE_EVERY * 64) {
-      let sampled = 0;
-      for (let index = 0; index < files.length; index += SAMPLE_EVERY) {
-        const file = files[index]!;
-        if (file.size <= request.maxFileBytes && mayHold(file)) sampled += file.size;
-      }
-      const estimate = sampled * SAMPLE_EVERY;
-      if (estimate < THIS_THREAD_MAX_BYTES / 2) return false;
-      if (estimate > THIS_THREAD_MAX_BYTES * 2) return true;
-    }
-    return !this.#searchesHere(files, request, mayHold);
+    return this.#workersLoaded || !runsHere(request) || !likelyFitsHere(files, request.maxFileBytes, mayHold);
   }
 
   /**
@@ -187,17 +167,9 @@ export class TextSearchEngine {
     return result;
   }
 
-  // A search before the workers hold any text, with few enough bytes to read that one
-  // thread reads them faster than workers start (more are read by every worker at once).
+  // A search before the workers hold any text, with few enough bytes to read here (see `fitsHere`).
   #searchesHere(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean): boolean {
-    if (this.#workersLoaded || !runsHere(request)) return false;
-    let bytes = 0;
-    for (const file of files) {
-      if (file.size <= request.maxFileBytes && (!mayHold || mayHold(file))) bytes += file.size;
-      // Stops asking `mayHold` (which may stat a file) once the answer is known.
-      if (bytes > THIS_THREAD_MAX_BYTES) return false;
-    }
-    return true;
+    return !this.#workersLoaded && runsHere(request) && fitsHere(files, request.maxFileBytes, mayHold);
   }
 
   // The search on this thread, or undefined when its pattern ran out of time there (before the deadline).

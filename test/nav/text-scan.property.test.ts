@@ -27,7 +27,10 @@ const QUERIES: Query[] = [
 
 // Lines from pieces that make matches likely: the literals, spaces, tabs, carriage returns, letters beyond ASCII.
 const line = fc.array(fc.constantFrom("a", "b", "ab", "A", "B", "self.", "se", "lf", " ", "\t", "\r", "é", "😀", "x"), { maxLength: 12 }).map((parts) => parts.join(""));
-const text = fc.tuple(fc.array(line, { maxLength: 30 }), fc.boolean()).map(([lines, trailing]) => lines.join("\n") + (trailing && lines.length > 0 ? "\n" : ""));
+// Up to 30 lines, or up to 400 (past the line table's first size, so it grows).
+const text = fc
+  .tuple(fc.oneof(fc.array(line, { maxLength: 30 }), fc.array(line, { minLength: 100, maxLength: 400 })), fc.boolean())
+  .map(([lines, trailing]) => lines.join("\n") + (trailing && lines.length > 0 ? "\n" : ""));
 
 function scan(entry: ScannedText, query: Query, wanted: number): { meta: number[]; texts: string[] } {
   const pattern = query.regex ? lineRegex(query.query, query.caseSensitive) : undefined;

@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { ReadRule } from "../../src/access/read-rule.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../../src/nav/index.ts";
 import { indexCacheFile } from "../../src/nav/index-cache.ts";
@@ -16,6 +16,19 @@ import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { readWalkHint, walkHintFileOf, writeWalkHint } from "../../src/nav/walk-hint.ts";
 import { FirstWalk } from "../../src/nav/walk-state.ts";
 import { writeUnder } from "./fixture-repo.ts";
+
+// Every thread a walk starts, with its folders (the FirstWalk tests start theirs through it too).
+const helperStarts = vi.hoisted(() => [] as string[][]);
+vi.mock("../../src/nav/parallel-walk.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/nav/parallel-walk.ts")>();
+  return {
+    ...original,
+    startWalkHelper: (...args: Parameters<typeof original.startWalkHelper>) => {
+      helperStarts.push([...args[2]]);
+      return original.startWalkHelper(...args);
+    },
+  };
+});
 
 let base: string;
 let root: string;
@@ -74,10 +87,12 @@ describe("a walk with a thread started ahead", () => {
   test("starts the thread before the walk, on the hint's folders, and lists what one thread lists after changes", async () => {
     const started: string[][] = [];
     const walk = new FirstWalk(root, new ReadRule(root), { startHelper: (at, secrets, folders) => (started.push([...folders]), startWalkHelper(at, secrets, folders)) });
-    walk.startAhead(() => ["big/a", "small", "gone"]);
-    expect(started).toEqual([["big/a", "small", "gone"]]);
+    // Changed since the hint was written: a file added to one of its folders, another folder removed, one never there.
     await write("big/a/added.py");
     await fs.rm(path.join(root, "small"), { recursive: true });
+    // Given as the walk hands folders out: each once, none inside another.
+    walk.startAhead(() => ["big/a", "small", "gone", "big/a", "big/a/deeper"]);
+    expect(started).toEqual([["big/a", "gone", "small"]]);
     const listed = [...walk.walk(undefined).files.keys()];
     expect(listed).toEqual(single());
     expect(listed).toContain("big/a/added.py");
@@ -123,14 +138,15 @@ describe("a walk with a thread started ahead", () => {
 describe("the index", () => {
   const single = () => walkRepository(root, new ReadRule(root)).files.map((file) => file.path);
 
-  test("writes a hint with its cache once the walk lists enough files, and a new process's walk with it finds the same files", async () => {
+  test("writes a hint with its cache once the walk lists enough files, and a new process's walk starts a thread on it and finds the same files", async () => {
     const cacheDir = path.join(base, "cache");
     const open = (parallelWalkFromFiles?: number) => new RepositoryIndex(root, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(root), ...(parallelWalkFromFiles ? { parallelWalkFromFiles } : {}) });
     const hintFile = walkHintFileOf(indexCacheFile(cacheDir, root));
     const first = open(10);
     await first.records();
     await first.close();
-    expect(readWalkHint(hintFile, 10)?.length).toBeGreaterThan(0);
+    const hint = readWalkHint(hintFile, 10);
+    expect(hint?.length).toBeGreaterThan(0);
     await write("big/b/added.py");
     await fs.rm(path.join(root, "big/c"), { recursive: true });
     const paths = async (index: RepositoryIndex) => {
@@ -140,9 +156,17 @@ describe("the index", () => {
         await index.close();
       }
     };
+    helperStarts.length = 0;
     const withHint = await paths(open(10));
+    expect(helperStarts).toEqual([hint]);
     expect(withHint).toEqual(single());
     expect(withHint).toContain("big/b/added.py");
+    // A walk that comes before the cache is read (a first read of one file) starts the thread on the hint too.
+    helperStarts.length = 0;
+    const reader = open(10);
+    expect((await reader.record("top.py"))?.path).toBe("top.py");
+    await reader.close();
+    expect(helperStarts).toEqual([hint]);
     // Written again by a process that shares the walk from more files than the repository holds: removed.
     const second = open(1_000);
     await write("big/b/another.py");
@@ -150,4 +174,5 @@ describe("the index", () => {
     await second.close();
     await expect(fs.stat(hintFile)).rejects.toThrow(/ENOENT/);
   });
+
 });
