@@ -179,7 +179,7 @@ class CachedFilter implements FileFilter {
   }
 }
 
-/** True for a record or filter read from the disk cache (what the cache's own file list is made of). */
+/** True for a record or filter of the cache's classes: the disk cache's own (what its file list is made of), or a record analysed on the workers. */
 export function isCacheEntry(file: object): file is FileRecord | FileFilter {
   return file instanceof LazySymbolsRecord || file instanceof CachedFilter;
 }

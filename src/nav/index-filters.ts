@@ -87,7 +87,6 @@ export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefin
   };
 }
 
-
 /** The record or filter known for this version of a file: this process's first, then the disk cache's. */
 export function knownFileOf(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, cache: IndexCache): (file: SearchFile) => KnownFile | undefined {
   return (file) => {

@@ -6,7 +6,7 @@ import type { SearchFile } from "./text-scan.ts";
  * on two workers, which must start first; on a 50,000-file installation (about 600 MB read)
  * the workers, reading side by side, were as fast or faster.
  */
-export const THIS_THREAD_MAX_BYTES = 64 * 1024 * 1024;
+const THIS_THREAD_MAX_BYTES = 64 * 1024 * 1024;
 /** {@link likelyFitsHere} tests every this many files of a list. */
 const SAMPLE_EVERY = 8;
 

@@ -37,7 +37,8 @@ function walkState(root: string, rule: ReadRule, cache: IndexCache | undefined, 
  * The first walk of an index, with a second thread that may start ahead of it: when the
  * last walk written with the disk cache left a hint (see walk-hint.ts), the thread starts
  * walking the hint's folders before the cache is read (50-60 ms for 50,000 files), where
- * it would otherwise start once the cache had told how to share the walk.
+ * it would otherwise start once the cache had told how to share the walk. When the walk comes
+ * before the cache is read, the index starts the thread on the hint right before it.
  */
 export class FirstWalk {
   readonly #root: string;

@@ -70,6 +70,11 @@ describe("scanning a text", () => {
           const entry: ScannedText = { text: source };
           addLineStarts(entry);
           expect(scan(entry, query, wanted)).toEqual(counted);
+          // A text that makes its table at its first hit (a kept text that matched before) gives the same, and has its table after a hit.
+          const onHit: ScannedText = { text: source, tableOnHit: true };
+          const found = scan(onHit, query, wanted);
+          expect(found).toEqual(counted);
+          if (found.texts.length > 0) expect(onHit.lineStarts).toEqual(entry.lineStarts);
           if (query.caseSensitive) expect(counted).toEqual(lineByLine(source, query, wanted));
         }),
         fuzzParameters(0.05, 300),

@@ -158,7 +158,8 @@ describe("the index", () => {
     };
     helperStarts.length = 0;
     const withHint = await paths(open(10));
-    expect(helperStarts).toEqual([hint]);
+    // The first thread is the hint's (a loaded machine could make it stale, and a second one start).
+    expect(helperStarts[0]).toEqual(hint);
     expect(withHint).toEqual(single());
     expect(withHint).toContain("big/b/added.py");
     // A walk that comes before the cache is read (a first read of one file) starts the thread on the hint too.
@@ -166,7 +167,7 @@ describe("the index", () => {
     const reader = open(10);
     expect((await reader.record("top.py"))?.path).toBe("top.py");
     await reader.close();
-    expect(helperStarts).toEqual([hint]);
+    expect(helperStarts[0]).toEqual(hint);
     // Written again by a process that shares the walk from more files than the repository holds: removed.
     const second = open(1_000);
     await write("big/b/another.py");
@@ -174,5 +175,4 @@ describe("the index", () => {
     await second.close();
     await expect(fs.stat(hintFile)).rejects.toThrow(/ENOENT/);
   });
-
 });
