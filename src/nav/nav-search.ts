@@ -64,13 +64,15 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 /**
  * Runs a text search over the repository's files. The trigrams of a literal (or of a
  * pattern's required literal) are tested against the index's filters, so a first
- * search reads only the files that may hold it (on this thread when they are few). Before the first walk, a search
- * that runs on the workers starts on the disk cache's file list while this thread
- * walks; what it found stands when the walk lists the same files with the same sizes,
- * mtimes and ctimes, and the search runs again over the walked files otherwise (the
- * workers then read only what changed). Each file read from disk that the index knows
- * nothing of leaves a trigram filter in the index (and its disk cache), so the next
- * process's first search can skip it.
+ * search reads only the files that may hold it (on this thread when they are few). Before
+ * the first walk, the search starts on the disk cache's file list, on the workers while
+ * this thread walks, or on this thread before it walks: what it found stands when the walk
+ * lists the same files with the same sizes, mtimes and ctimes, and the search runs again
+ * over the walked files otherwise (the workers then read only what changed). A file of the
+ * cache's list is its own record, so testing the list costs a fraction of testing the
+ * walked files (25 ms for 50,000). Each file read from disk that the index knows nothing
+ * of leaves a trigram filter in the index (and its disk cache), so the next process's
+ * first search can skip it.
  */
 export async function searchWhileWalking(context: NavContext, request: TextSearchRequest): Promise<TextSearchResult> {
   const early = await context.index.cachedSearchFiles();
@@ -80,15 +82,15 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   const holds = trigrams ? await context.index.trigramTest(trigrams) : undefined;
   // Files read from disk leave a filter for the next process's first search.
   const learn = context.engine.holdsTexts ? undefined : await context.index.filterSink();
-  if (early && context.engine.runsOnWorkers(early, request, holds)) {
+  if (early) {
     const pending = context.engine.search(early, request, holds, learn);
-    // The search reaches the workers before the walk holds this thread.
+    // A search on the workers reaches them before the walk holds this thread.
     await new Promise((resolve) => setImmediate(resolve));
     const files = context.searchFiles();
     const result = await pending;
     return sameFiles(early, files) ? result : context.engine.search(files, request, holds, learn);
   }
-  // The workers (when the search surely runs on them) start while this thread walks the repository.
+  // Without a disk cache: the workers (when the search surely runs on them) start while this thread walks the repository.
   context.engine.warm(request);
   return context.engine.search(context.searchFiles(), request, holds, learn);
 }

@@ -7,8 +7,6 @@ import type { SearchFile } from "./text-scan.ts";
  * the workers, reading side by side, were as fast or faster.
  */
 const THIS_THREAD_MAX_BYTES = 64 * 1024 * 1024;
-/** {@link likelyFitsHere} tests every this many files of a list. */
-const SAMPLE_EVERY = 8;
 
 /**
  * True when the files a search must read (those under `maxFileBytes` that `mayHold`, when
@@ -23,23 +21,4 @@ export function fitsHere(files: readonly SearchFile[], maxFileBytes: number, may
     if (bytes > THIS_THREAD_MAX_BYTES) return false;
   }
   return true;
-}
-
-/**
- * {@link fitsHere} as a test of every {@link SAMPLE_EVERY}th file tells, when the estimate is
- * more than a factor of two from the bound; else `fitsHere` itself. Testing each of 50,000 files
- * took 50-70 ms of the calling thread before its walk.
- */
-export function likelyFitsHere(files: readonly SearchFile[], maxFileBytes: number, mayHold?: (file: SearchFile) => boolean): boolean {
-  if (mayHold && files.length >= SAMPLE_EVERY * 64) {
-    let sampled = 0;
-    for (let index = 0; index < files.length; index += SAMPLE_EVERY) {
-      const file = files[index]!;
-      if (file.size <= maxFileBytes && mayHold(file)) sampled += file.size;
-    }
-    const estimate = sampled * SAMPLE_EVERY;
-    if (estimate < THIS_THREAD_MAX_BYTES / 2) return true;
-    if (estimate > THIS_THREAD_MAX_BYTES * 2) return false;
-  }
-  return fitsHere(files, maxFileBytes, mayHold);
 }

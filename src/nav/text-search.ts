@@ -1,5 +1,5 @@
 import { runsHere, ScanStopped, searchHere } from "./first-search.ts";
-import { fitsHere, likelyFitsHere } from "./search-placement.ts";
+import { fitsHere } from "./search-placement.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";
 import { learnFlags, partitionFiles, type FileShare, type Part } from "./search-shares.ts";
@@ -128,13 +128,9 @@ export class TextSearchEngine {
     return this.#workersLoaded;
   }
 
-  /**
-   * True when a search of these files would run on the workers (not on this thread), as far
-   * as a sample of the files tells (see `likelyFitsHere`); the search itself decides again,
-   * on the files it is given.
-   */
+  /** True when a search of these files would run on the workers (not on this thread). */
   runsOnWorkers(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean): boolean {
-    return this.#workersLoaded || !runsHere(request) || !likelyFitsHere(files, request.maxFileBytes, mayHold);
+    return !this.#searchesHere(files, request, mayHold);
   }
 
   /**

@@ -1,42 +1,38 @@
 /**
- * Where a first search would run, as the engine tells before the walk: estimated from a
- * sample of the files' filter verdicts, and decided by testing every file near the bound.
+ * Where a first search runs: on the calling thread while the files it must read come to at
+ * most 64 MiB (files over the size limit, and those the filters rule out, not counted).
  */
-import { afterEach, describe, expect, test } from "vitest";
-import { TextSearchEngine, type SearchFile } from "../../src/nav/text-search.ts";
+import { describe, expect, test } from "vitest";
+import { fitsHere } from "../../src/nav/search-placement.ts";
+import type { SearchFile } from "../../src/nav/text-scan.ts";
 
 const MB = 1024 * 1024;
-const request = { regex: false, query: "needle", caseSensitive: true, maxFileBytes: MB };
 const files = (count: number, size: number): SearchFile[] => Array.from({ length: count }, (_, index) => ({ path: `f${String(index).padStart(5, "0")}.py`, size, mtimeMs: 1 }));
 
-let engine: TextSearchEngine;
-afterEach(async () => {
-  await engine.close();
-});
-
-describe("runsOnWorkers", () => {
+describe("fitsHere", () => {
   test.for([
-    // [case, files, size, which may hold, on the workers, files tested]
-    ["no file may hold the literal", 2_000, MB, () => false, false, "a sample"],
-    ["2,000 MB may hold it", 2_000, MB, () => true, true, "a sample"],
-    ["2 MB in all", 2_000, 1_000, () => true, false, "a sample"],
-    // 100 files of 1 MB that may hold it: the sample of every 8th file sees 13 (an estimate of 104 MB), between the bounds.
-    ["100 MB, near the bound", 2_000, MB, (index: number) => index < 100, true, "more than a sample"],
-    ["60 MB, near the bound and under it", 2_000, MB, (index: number) => index < 60, false, "more than a sample"],
-  ] as const)("%s", ([, count, size, holds, expected, tested]) => {
-    engine = new TextSearchEngine(5_000, 1);
+    // [case, files, size, size limit, which may hold, fits]
+    ["64 files of 1 MiB: exactly the bound", 64, MB, MB, () => true, true],
+    ["65 files of 1 MiB", 65, MB, MB, () => true, false],
+    ["2,000 files of 1 MiB, none that may hold the literal", 2_000, MB, MB, () => false, true],
+    ["2,000 files of 1 MiB, 60 that may hold it", 2_000, MB, MB, (index: number) => index % 33 === 0, true],
+    ["2,000 files of 1 MiB, 100 that may hold it", 2_000, MB, MB, (index: number) => index % 20 === 0, false],
+    ["100 files of 2 MiB over a 1 MiB limit: none is read", 100, 2 * MB, MB, () => true, true],
+  ] as const)("%s", ([, count, size, limit, holds, fits]) => {
     const list = files(count, size);
-    const asked = new Set<SearchFile>();
-    const mayHold = (file: SearchFile) => (asked.add(file), holds(list.indexOf(file)));
-    expect(engine.runsOnWorkers(list, request, mayHold)).toBe(expected);
-    if (tested === "a sample") expect(asked.size).toBe(count / 8);
-    else expect(asked.size).toBeGreaterThan(count / 8);
+    expect(fitsHere(list, limit, (file) => holds(list.indexOf(file)))).toBe(fits);
   });
 
-  test("a regular expression that must run on the workers, or workers that hold the texts, need no test", () => {
-    engine = new TextSearchEngine(5_000, 1);
+  test("stops asking which files may hold the literal once the bound is passed (each answer may cost a stat)", () => {
+    const list = files(1_000, MB);
     let asked = 0;
-    expect(engine.runsOnWorkers(files(2_000, MB), { ...request, regex: true, query: "(a+)+b" }, () => (asked++, false))).toBe(true);
-    expect(asked).toBe(0);
+    expect(fitsHere(list, MB, () => (asked++, true))).toBe(false);
+    expect(asked).toBe(65);
+  });
+
+  test("without filters, counts every file under the size limit", () => {
+    expect(fitsHere(files(64, MB), MB)).toBe(true);
+    expect(fitsHere([...files(64, MB), { path: "big.bin", size: 5 * MB, mtimeMs: 1 }], MB)).toBe(true);
+    expect(fitsHere(files(65, MB), MB)).toBe(false);
   });
 });

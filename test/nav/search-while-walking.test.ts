@@ -1,7 +1,7 @@
 /**
- * Before its first walk, a search that runs on the workers starts on the disk
- * cache's file list while the repository is walked. What it finds must be what a
- * search of the walked files finds, whatever changed since the cache was written.
+ * Before its first walk, a search starts on the disk cache's file list: on the workers
+ * while the repository is walked, or on the calling thread before it walks. What it finds
+ * must be what a search of the walked files finds, whatever changed since the cache was written.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -31,12 +31,15 @@ afterEach(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-// A repeated group that holds a repetition runs on the workers' linear-time engine, so these
-// searches start on the cached list (other first searches of a small repository run on the calling thread).
+// A repeated group that holds a repetition runs on the workers' linear-time engine; the others run on
+// the calling thread (a first search of a small repository). Both start on the cached list.
 const QUERIES: [string, NavSearchOptions][] = [
   [String.raw`(?:def\s+)+\w+`, { regex: true, limit: 1000 }],
   [String.raw`(?:class\s+)+\w+`, { regex: true, limit: 3 }],
   [String.raw`(?:retr[y]\w*)+`, { regex: true, caseSensitive: false, limit: 1000 }],
+  ["def ", { limit: 1000 }],
+  ["retry", { caseSensitive: false, limit: 1000 }],
+  [String.raw`class\s+\w+`, { regex: true, limit: 1000 }],
 ];
 
 async function bothWays(query: string, options: NavSearchOptions): Promise<[unknown, unknown]> {
