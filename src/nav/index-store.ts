@@ -4,7 +4,7 @@ import { sameVersion } from "./index-filters.ts";
 import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
 import type { WalkedFiles } from "./walked-files.ts";
 import { SymbolSpill } from "./symbol-store.ts";
-import { readWalkHint, walkHintFileOf, writeWalkHint } from "./walk-hint.ts";
+import { readWalkHint, walkHintFileOf, walkHintFiles, writeWalkHint } from "./walk-hint.ts";
 
 const NO_CACHE: IndexCache = { records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined };
 
@@ -58,6 +58,11 @@ export class IndexStore {
   /** The folders the last walk written with the cache left for a second thread, if it listed enough files (read synchronously: a few hundred bytes). */
   walkHint(): string[] | undefined {
     return this.#file === undefined ? undefined : readWalkHint(walkHintFileOf(this.#file), this.#parallelWalkFrom);
+  }
+
+  /** How many files the walk written with the cache listed, when its hint tells (see walk-hint.ts). */
+  lastWalkFiles(): number | undefined {
+    return this.#file === undefined ? undefined : walkHintFiles(walkHintFileOf(this.#file));
   }
 
   /** A new spill file beside the cache, or `undefined` (no cache directory, or none can be made: symbols then stay in memory). */

@@ -82,13 +82,14 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   const holds = trigrams ? await context.index.trigramTest(trigrams) : undefined;
   // Files read from disk leave a filter for the next process's first search.
   const learn = context.engine.holdsTexts ? undefined : await context.index.filterSink();
-  if (early) {
-    const pending = context.engine.search(early, request, holds, learn);
+  // On the cache's list when it lists every file (else a search on this thread would often run twice) or when the search runs on the workers.
+  if (early && (early.complete || context.engine.runsOnWorkers(early.files, request, holds))) {
+    const pending = context.engine.search(early.files, request, holds, learn);
     // A search on the workers reaches them before the walk holds this thread.
     await new Promise((resolve) => setImmediate(resolve));
     const files = context.searchFiles();
     const result = await pending;
-    return sameFiles(early, files) ? result : context.engine.search(files, request, holds, learn);
+    return sameFiles(early.files, files) ? result : context.engine.search(files, request, holds, learn);
   }
   // Without a disk cache: the workers (when the search surely runs on them) start while this thread walks the repository.
   context.engine.warm(request);

@@ -101,12 +101,15 @@ export class RepositoryIndex {
    * The file list of the disk cache, for a search to start on while the repository is
    * walked: the cached records and filters (path, size, mtime, ctime) in path order, when
    * the repository has not been walked yet and the cache was written under the same
-   * secret-file patterns; else `undefined`. The caller compares it with the walk before
-   * trusting what it found.
+   * secret-file patterns; else `undefined`. `complete` when the list has as many files as
+   * the walk written with the cache listed (its walk hint tells; a process that only searched
+   * leaves out the files it never read). The caller compares it with the walk before trusting
+   * what it found.
    */
-  async cachedSearchFiles(): Promise<SearchFile[] | undefined> {
+  async cachedSearchFiles(): Promise<{ readonly files: SearchFile[]; readonly complete: boolean } | undefined> {
     if (this.#walk || !this.#store.enabled) return undefined;
-    return cachedFileList(await this.#loadCacheContents(), this.#rule.secretFiles);
+    const files = cachedFileList(await this.#loadCacheContents(), this.#rule.secretFiles);
+    return files && { files, complete: files.length === this.#store.lastWalkFiles() };
   }
 
   /**

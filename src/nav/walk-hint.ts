@@ -23,12 +23,26 @@ export function walkHintFileOf(cacheFile: string): string {
  * A hint is only ever a share of the work: which folders count is the walk's to say.
  */
 export function readWalkHint(file: string, minFiles: number): string[] | undefined {
+  const hint = parseHint(file);
+  return hint && hint.files >= minFiles ? hint.folders : undefined;
+}
+
+/**
+ * How many files the walk that wrote the hint listed (`undefined` without a valid hint): a
+ * disk cache whose file list has that many files listed every file then, and a search may
+ * start on it before the walk (see `searchWhileWalking`).
+ */
+export function walkHintFiles(file: string): number | undefined {
+  return parseHint(file)?.files;
+}
+
+function parseHint(file: string): { readonly files: number; readonly folders: string[] } | undefined {
   try {
     const hint = JSON.parse(fs.readFileSync(file, "utf8")) as { version?: unknown; files?: unknown; folders?: unknown };
-    if (hint?.version !== HINT_VERSION || typeof hint.files !== "number" || !Array.isArray(hint.folders)) return undefined;
+    if (hint?.version !== HINT_VERSION || !Number.isSafeInteger(hint.files) || !Array.isArray(hint.folders)) return undefined;
     const folders = hint.folders as unknown[];
     if (folders.length === 0 || !folders.every((folder) => typeof folder === "string" && isPlainFolder(folder))) return undefined;
-    return hint.files >= minFiles ? (folders as string[]) : undefined;
+    return { files: hint.files as number, folders: folders as string[] };
   } catch {
     return undefined;
   }

@@ -9,7 +9,9 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ReadRule } from "../../src/access/read-rule.ts";
 import { createNavTools, DEFAULT_MAX_FILE_BYTES, type NavSearchOptions } from "../../src/nav/index.ts";
+import { indexCacheFile } from "../../src/nav/index-cache.ts";
 import { RepositoryIndex } from "../../src/nav/repo-index.ts";
+import { walkHintFileOf } from "../../src/nav/walk-hint.ts";
 import { FIXTURE_SOURCE } from "./fixture-repo.ts";
 
 let base: string;
@@ -21,10 +23,14 @@ beforeEach(async () => {
   root = path.join(base, "repo");
   cacheDir = path.join(base, "cache");
   await fs.cp(FIXTURE_SOURCE, root, { recursive: true });
-  // A full index written to the cache: every file is in its list.
+  // A full index written to the cache: every file is in its list. The walk hint (written by a large
+  // repository's walk) counts them, so a first search on the calling thread starts on the list too.
   const first = await createNavTools(root, { cacheDir });
   await first.info();
+  const files = first.stats().files;
   await first.close();
+  const real = await fs.realpath(root);
+  await fs.writeFile(walkHintFileOf(indexCacheFile(cacheDir, real)), JSON.stringify({ version: 1, files, folders: ["py"] }));
 });
 
 afterEach(async () => {
@@ -82,7 +88,9 @@ describe("a first search started on the cached file list", () => {
     const other = index(["*.py"]);
     try {
       const listed = await same.cachedSearchFiles();
-      expect(listed?.map((file) => [file.path, file.size, file.mtimeMs])).toEqual(same.files().map((file) => [file.path, file.size, file.mtimeMs]));
+      expect(listed?.files.map((file) => [file.path, file.size, file.mtimeMs])).toEqual(same.files().map((file) => [file.path, file.size, file.mtimeMs]));
+      // The walk hint (written above) counts as many files as the list has.
+      expect(listed?.complete).toBe(true);
       // Walked now: the walk is what counts.
       expect(await same.cachedSearchFiles()).toBeUndefined();
       expect(await other.cachedSearchFiles()).toBeUndefined();
@@ -90,6 +98,31 @@ describe("a first search started on the cached file list", () => {
       await same.close();
       await other.close();
     }
+  });
+
+  test("the cache's list is complete when it has as many files as the walk written with it listed", async () => {
+    const real = await fs.realpath(root);
+    // A cache of its own, written by an index that shares the walk from one file, so it leaves a hint.
+    const hinted = path.join(base, "cache-with-hint");
+    const open = () => new RepositoryIndex(real, { cacheDir: hinted, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(real), parallelWalkFromFiles: 1 });
+    const first = open();
+    await first.records();
+    await first.close();
+    const hintFile = walkHintFileOf(indexCacheFile(hinted, real));
+    const hint = JSON.parse(await fs.readFile(hintFile, "utf8")) as { files: number };
+    const listed = async () => {
+      const index = open();
+      try {
+        return await index.cachedSearchFiles();
+      } finally {
+        await index.close();
+      }
+    };
+    expect((await listed())?.complete).toBe(true);
+    expect((await listed())?.files.length).toBe(hint.files);
+    // The walk that wrote the hint listed a file the cache has no record or filter of (a process that only searched never read it).
+    await fs.writeFile(hintFile, JSON.stringify({ ...hint, files: hint.files + 1 }));
+    expect((await listed())?.complete).toBe(false);
   });
 
   test("a cache that names a path outside the root is not read from", async () => {
