@@ -85,14 +85,21 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   const learn = context.engine.holdsTexts ? undefined : await context.index.filterSink();
   // On the cache's list when it lists every file (else a search on this thread would often run twice) or when the search runs on the workers.
   if (early && (early.complete || context.engine.runsOnWorkers(early.files, request, holds))) {
-    const pending = context.engine.search(early.files, request, holds, learn);
+    // The workers read every file in the background once the answer stands, not before a search that runs again.
+    const pending = context.engine.search(early.files, request, holds, learn, { loadAfter: false });
     // A search on the workers reaches them before the walk holds this thread.
     await new Promise((resolve) => setImmediate(resolve));
     const files = context.searchFiles();
     const result = await pending;
-    return sameFiles(early.files, files) ? result : context.engine.search(files, request, holds, learn);
+    // An error (the time limit, say) is the answer: a search that ran out of time would run out again.
+    if ("error" in result || sameFiles(early.files, files)) {
+      if (!("error" in result)) context.engine.loadInBackground(files, request, learn);
+      return result;
+    }
+    return context.engine.search(files, request, holds, learn);
   }
-  // Without a disk cache: the workers (when the search surely runs on them) start while this thread walks the repository.
+  // No cache's list to start on (or an incomplete one, for a search on this thread): the workers, when the
+  // search surely runs on them, start while this thread walks the repository.
   context.engine.warm(request);
   return context.engine.search(context.searchFiles(), request, holds, learn);
 }

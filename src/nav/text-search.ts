@@ -77,10 +77,11 @@ export class TextSearchEngine {
    * any, finishes there within its time; the workers then read their files in the background. `mayHold`, when given,
    * is false for files that cannot hold the literal (the index's trigram
    * filters): until the workers hold every text, a search reads only the others
-   * (and the workers then read every file in the background). `learn`, when given,
+   * (and the workers then read every file in the background, unless `loadAfter` is false:
+   * the caller then asks for it with {@link loadInBackground}). `learn`, when given,
    * gets a trigram filter of each file read from disk that it wants.
    */
-  search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult> {
+  search(files: readonly SearchFile[], request: TextSearchRequest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink, { loadAfter = true }: { readonly loadAfter?: boolean } = {}): Promise<TextSearchResult> {
     return this.#enqueue(async () => {
       const generation = this.#generation;
       // One deadline for the search, wherever it runs: a pattern given up on this thread has what is left of it on the workers.
@@ -92,17 +93,27 @@ export class TextSearchEngine {
         // On workers that hold no text yet: only the files that may hold the literal, and every file after.
         result = await this.#runSearch(files.filter(mayHold), request, false, learn, deadline);
       }
-      // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile. It starts
-      // on a later turn of the event loop: handing the workers their shares takes tens of milliseconds on this
-      // thread, which the caller would otherwise wait through before it gets this search's answer.
-      if (!("error" in result)) {
-        void this.#enqueue(async () => {
-          await new Promise((resolve) => setImmediate(resolve));
-          if (generation === this.#generation) await this.#preload(files, { ...request, glob: undefined }, learn);
-        }, true);
-      }
+      if (!("error" in result) && loadAfter) this.#loadLater(files, request, learn, generation);
       return result;
     });
+  }
+
+  /**
+   * Has the workers read every file of `files` in the background (after a search made with
+   * `loadAfter: false` whose answer stands), unless they hold the texts already.
+   */
+  loadInBackground(files: readonly SearchFile[], request: TextSearchRequest, learn?: FilterSink): void {
+    this.#loadLater(files, request, learn, this.#generation);
+  }
+
+  // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile. It starts
+  // on a later turn of the event loop: handing the workers their shares takes tens of milliseconds on this
+  // thread, which the caller would otherwise wait through before it gets its search's answer.
+  #loadLater(files: readonly SearchFile[], request: TextSearchRequest, learn: FilterSink | undefined, generation: number): void {
+    void this.#enqueue(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (generation === this.#generation) await this.#preload(files, { ...request, glob: undefined }, learn);
+    }, true);
   }
 
   /**

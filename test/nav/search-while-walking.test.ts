@@ -8,7 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ReadRule } from "../../src/access/read-rule.ts";
-import { createNavTools, DEFAULT_MAX_FILE_BYTES, type NavSearchOptions } from "../../src/nav/index.ts";
+import { isCacheEntry } from "../../src/nav/cached-record.ts";
+import { createNavTools, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_READ_CHARS, type NavSearchOptions } from "../../src/nav/index.ts";
+import { searchWhileWalking } from "../../src/nav/nav-search.ts";
+import { TextSearchEngine, type SearchFile, type TextSearchRequest } from "../../src/nav/text-search.ts";
 import { indexCacheFile } from "../../src/nav/index-cache.ts";
 import { RepositoryIndex } from "../../src/nav/repo-index.ts";
 import { walkHintFileOf } from "../../src/nav/walk-hint.ts";
@@ -97,6 +100,39 @@ describe("a first search started on the cached file list", () => {
     } finally {
       await same.close();
       await other.close();
+    }
+  });
+
+  test("on a complete list, a search on the calling thread starts before the walk, and after edits runs again there, with no background load before its answer", async () => {
+    const real = await fs.realpath(root);
+    await fs.writeFile(path.join(real, "added.py"), "def added_after_the_cache():\n    pass\n");
+    const readRule = new ReadRule(real);
+    const index = new RepositoryIndex(real, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule });
+    const engine = new TextSearchEngine(10_000);
+    const calls: { fromCache: boolean; loadAfter: boolean; ranOn?: string }[] = [];
+    const search = engine.search.bind(engine);
+    engine.search = async (files, request, mayHold, learn, options) => {
+      const call: (typeof calls)[number] = { fromCache: files.length > 0 && files.every((file: SearchFile) => isCacheEntry(file)), loadAfter: options?.loadAfter ?? true };
+      calls.push(call);
+      const result = await search(files, request, mayHold, learn, options);
+      call.ranOn = engine.lastRanOn;
+      return result;
+    };
+    const context = { index, readRule, engine, maxFileBytes: DEFAULT_MAX_FILE_BYTES, maxReadChars: DEFAULT_MAX_READ_CHARS, searchFiles: () => index.searchFiles() };
+    const request: TextSearchRequest = { root: real, query: "def ", regex: false, caseSensitive: true, limit: 10_000, maxFileBytes: DEFAULT_MAX_FILE_BYTES };
+    try {
+      const result = await searchWhileWalking(context, request);
+      if ("error" in result) throw new Error(result.error);
+      expect(result.paths()).toContain("added.py");
+      // First on the cache's list, with no load after it; then, the walk having found a new file, on the walked
+      // files, still on this thread: no background load ran in between to make the workers hold the texts.
+      expect(calls).toEqual([
+        { fromCache: true, loadAfter: false, ranOn: "calling thread" },
+        { fromCache: false, loadAfter: true, ranOn: "calling thread" },
+      ]);
+    } finally {
+      await engine.close();
+      await index.close();
     }
   });
 
