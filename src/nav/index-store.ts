@@ -4,7 +4,7 @@ import { sameVersion } from "./index-filters.ts";
 import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from "./index-cache.ts";
 import type { WalkedFiles } from "./walked-files.ts";
 import { SymbolSpill } from "./symbol-store.ts";
-import { readWalkHint, walkHintFileOf, walkHintFiles, writeWalkHint } from "./walk-hint.ts";
+import { hintFolders, parseWalkHint, walkHintFileOf, writeWalkHint, type WalkHint } from "./walk-hint.ts";
 
 const NO_CACHE: IndexCache = { records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined };
 
@@ -23,6 +23,8 @@ export class IndexStore {
   readonly #secretFiles: readonly string[];
   readonly #parallelWalkFrom: number;
   #contents: Promise<IndexCache> | undefined;
+  // The walk hint as first read (`null`: none); read once for the thread it starts and the list it counts, and again after a write.
+  #hint: WalkHint | null | undefined;
   #loaded: IndexCache | undefined;
   readonly #spills: SymbolSpill[] = [];
 
@@ -57,12 +59,17 @@ export class IndexStore {
 
   /** The folders the last walk written with the cache left for a second thread, if it listed enough files (read synchronously: a few hundred bytes). */
   walkHint(): string[] | undefined {
-    return this.#file === undefined ? undefined : readWalkHint(walkHintFileOf(this.#file), this.#parallelWalkFrom);
+    return hintFolders(this.#readHint(), this.#parallelWalkFrom);
   }
 
   /** How many files the walk written with the cache listed, when its hint tells (see walk-hint.ts). */
   lastWalkFiles(): number | undefined {
-    return this.#file === undefined ? undefined : walkHintFiles(walkHintFileOf(this.#file));
+    return this.#readHint()?.files;
+  }
+
+  #readHint(): WalkHint | undefined {
+    if (this.#hint === undefined) this.#hint = (this.#file !== undefined && parseWalkHint(walkHintFileOf(this.#file))) || null;
+    return this.#hint ?? undefined;
   }
 
   /** A new spill file beside the cache, or `undefined` (no cache directory, or none can be made: symbols then stay in memory). */
@@ -99,6 +106,7 @@ export class IndexStore {
     await writeIndexCache(this.#file, this.#maxFileBytes, this.#secretFiles, merged.values(), kept.values());
     // Only a hint: a cache without one walks as before.
     await writeWalkHint(walkHintFileOf(this.#file), walked.keys(), walked.size, this.#parallelWalkFrom).catch(() => undefined);
+    this.#hint = undefined;
   }
 
   /** Lets go of the spill files and the cache's open files: symbols not read before are then unavailable. */

@@ -23,20 +23,26 @@ export function walkHintFileOf(cacheFile: string): string {
  * A hint is only ever a share of the work: which folders count is the walk's to say.
  */
 export function readWalkHint(file: string, minFiles: number): string[] | undefined {
-  const hint = parseHint(file);
+  return hintFolders(parseWalkHint(file), minFiles);
+}
+
+/** The folders of a parsed hint written for at least `minFiles` files (see {@link readWalkHint}). */
+export function hintFolders(hint: WalkHint | undefined, minFiles: number): string[] | undefined {
   return hint && hint.files >= minFiles ? hint.folders : undefined;
 }
 
 /**
- * How many files the walk that wrote the hint listed (`undefined` without a valid hint): a
- * disk cache whose file list has that many files listed every file then, and a search may
- * start on it before the walk (see `searchWhileWalking`).
+ * A hint file as written: `files`, how many files the walk that wrote it listed (a disk cache
+ * whose file list has that many files listed every file then, and a search may start on it
+ * before the walk, see `searchWhileWalking`), and the folders of a second thread's share.
  */
-export function walkHintFiles(file: string): number | undefined {
-  return parseHint(file)?.files;
+export interface WalkHint {
+  readonly files: number;
+  readonly folders: string[];
 }
 
-function parseHint(file: string): { readonly files: number; readonly folders: string[] } | undefined {
+/** The hint in `file`; `undefined` when there is none, it is malformed, or it names a folder that is not a plain relative path. */
+export function parseWalkHint(file: string): WalkHint | undefined {
   try {
     const hint = JSON.parse(fs.readFileSync(file, "utf8")) as { version?: unknown; files?: unknown; folders?: unknown };
     if (hint?.version !== HINT_VERSION || !Number.isSafeInteger(hint.files) || !Array.isArray(hint.folders)) return undefined;
