@@ -1,18 +1,14 @@
 import fs from "node:fs";
-import { analyzeFile, type FileRecord } from "./file-analysis.ts";
-import { withLazySymbols } from "./cached-record.ts";
+import type { FileRecord } from "./file-analysis.ts";
+import { FileAnalyses, PARALLEL_FROM_FILES } from "./file-analyses.ts";
 import type { IndexCache } from "./index-cache.ts";
 import { IndexStore } from "./index-store.ts";
-import { analyzeInWorkers } from "./index-workers.ts";
 import { ReadRule } from "../access/read-rule.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import { FirstWalk, PARALLEL_WALK_FROM_FILES, type WalkState } from "./walk-state.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
 import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf } from "./index-filters.ts";
-
-// Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
-const PARALLEL_FROM_FILES = 16;
 
 /** Options of {@link RepositoryIndex}. */
 export interface RepositoryIndexOptions {
@@ -49,15 +45,12 @@ export class RepositoryIndex {
   #walk: WalkState | undefined;
   readonly #firstWalk: FirstWalk;
   readonly #store: IndexStore;
-  readonly #records = new Map<string, FileRecord>();
+  readonly #analyses: FileAnalyses;
   // Filters searches made of files no one analysed (see file-filters.ts).
   readonly #filters = new Map<string, FileFilter>();
-  readonly #pending = new Map<string, Promise<FileRecord>>();
   #all: Promise<FileRecord[]> | undefined;
   #searchFiles: SearchFile[] | undefined;
   #dirty = false;
-  #analyzed = 0;
-  #fromCache = 0;
 
   constructor(root: string, options: RepositoryIndexOptions) {
     this.root = root;
@@ -66,6 +59,7 @@ export class RepositoryIndex {
     const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
     this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom });
+    this.#analyses = new FileAnalyses(root, options.maxFileBytes, this.#store, () => this.#loadCache(), () => void (this.#dirty = true));
   }
 
   /** The walked files, in path order. */
@@ -120,7 +114,7 @@ export class RepositoryIndex {
    */
   async filterSink(): Promise<FilterSink | undefined> {
     if (!this.#store.enabled) return undefined;
-    const known = knownFileOf(this.#records, this.#filters, await this.#loadCacheContents());
+    const known = knownFileOf(this.#analyses.records, this.#filters, await this.#loadCacheContents());
     return learningSink(known, this.#filters, () => void (this.#dirty = true));
   }
 
@@ -136,7 +130,7 @@ export class RepositoryIndex {
    */
   async trigramTest(trigrams: Uint32Array): Promise<(file: SearchFile) => boolean> {
     const walkedBefore = this.#walk !== undefined;
-    const known = knownFileOf(this.#records, this.#filters, await this.#loadCacheContents());
+    const known = knownFileOf(this.#analyses.records, this.#filters, await this.#loadCacheContents());
     return trigramTestOf(known, trigrams, walkedBefore ? (file) => this.absolute(file.path) : undefined);
   }
 
@@ -159,7 +153,7 @@ export class RepositoryIndex {
       walk.files.set(current);
       this.#searchFiles = undefined;
     }
-    return this.#analyze(current);
+    return this.#analyses.analyze(current);
   }
 
   /**
@@ -176,21 +170,19 @@ export class RepositoryIndex {
       for (let position = 0; position < files.length; position++) {
         const file = files[position];
         // Fast path without a promise per file: already in memory, or unchanged in the disk cache.
-        const known = this.#records.get(file.path);
+        const known = this.#analyses.records.get(file.path);
         if (known && sameVersion(known, file)) {
           results[position] = known;
           continue;
         }
         const cached = cache.get(file.path);
         if (cached && sameVersion(cached, file)) {
-          this.#records.set(file.path, cached);
-          this.#fromCache++;
-          results[position] = cached;
+          results[position] = this.#analyses.takeCached(cached);
           continue;
         }
         missing.push(position);
       }
-      const analyzed = await this.#analyzeMany(missing.map((position) => files[position]));
+      const analyzed = await this.#analyses.analyzeMany(missing.map((position) => files[position]));
       missing.forEach((position, task) => (results[position] = analyzed[task]));
       await this.flush();
       return results;
@@ -208,7 +200,7 @@ export class RepositoryIndex {
    */
   knownRecord(relative: string): FileRecord | undefined {
     const file = this.#walk?.files.get(relative);
-    const known = file && this.#records.get(relative);
+    const known = file && this.#analyses.records.get(relative);
     return known && sameVersion(known, file) ? known : undefined;
   }
 
@@ -224,34 +216,15 @@ export class RepositoryIndex {
     for (const relative of paths) {
       const file = walk.files.get(relative);
       if (!file) continue;
-      const known = this.#records.get(relative) ?? cache.get(relative);
+      const known = this.#analyses.records.get(relative) ?? cache.get(relative);
       if (!known || !sameVersion(known, file)) missing.push(file);
     }
-    if (missing.length >= PARALLEL_FROM_FILES) await this.#analyzeMany(missing);
-  }
-
-  // Analyses files (none of them in memory or the cache), on workers when there are many.
-  async #analyzeMany(files: readonly WalkedFile[]): Promise<FileRecord[]> {
-    if (files.length < PARALLEL_FROM_FILES) return Promise.all(files.map((file) => this.#analyze(file)));
-    const results: FileRecord[] = new Array(files.length);
-    const tasks = files.map((file) => ({ absolute: this.absolute(file.path), file }));
-    // With a cache, the symbols go to a spill file beside it as they arrive instead of staying in memory
-    // (where no file can be made, they stay in memory).
-    const spill = this.#store.spill();
-    await analyzeInWorkers(tasks, this.#options.maxFileBytes, (task, result) => {
-      const at = spill?.append(result.symbolPiece);
-      const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolPiece, result.record.grams);
-      this.#records.set(record.path, record);
-      this.#analyzed++;
-      this.#dirty = true;
-      results[task] = record;
-    });
-    return results;
+    if (missing.length >= PARALLEL_FROM_FILES) await this.#analyses.analyzeMany(missing);
   }
 
   /** How the index was filled so far. */
   stats(): IndexStats {
-    return { files: this.#walk?.files.size ?? 0, analyzed: this.#analyzed, fromCache: this.#fromCache };
+    return { files: this.#walk?.files.size ?? 0, analyzed: this.#analyses.analyzed, fromCache: this.#analyses.fromCache };
   }
 
   /**
@@ -269,7 +242,7 @@ export class RepositoryIndex {
   async flush(): Promise<void> {
     if (!this.#dirty || !this.#store.enabled) return;
     this.#dirty = false;
-    await this.#store.write(this.#records, this.#filters, this.#ensureWalk().files);
+    await this.#store.write(this.#analyses.records, this.#filters, this.#ensureWalk().files);
   }
 
   #ensureWalk(): WalkState {
@@ -286,35 +259,6 @@ export class RepositoryIndex {
       return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
     } catch {
       return known;
-    }
-  }
-
-  async #analyze(file: WalkedFile): Promise<FileRecord> {
-    const existing = this.#records.get(file.path);
-    if (existing && sameVersion(existing, file)) return existing;
-    const pendingKey = `${file.path}\0${file.size}\0${file.mtimeMs}\0${file.ctimeMs}`;
-    let pending = this.#pending.get(pendingKey);
-    if (!pending) {
-      pending = (async () => {
-        const cached = (await this.#loadCache()).get(file.path);
-        let record: FileRecord;
-        if (cached && sameVersion(cached, file)) {
-          record = cached;
-          this.#fromCache++;
-        } else {
-          record = await analyzeFile(this.absolute(file.path), file, this.#options.maxFileBytes);
-          this.#analyzed++;
-          this.#dirty = true;
-        }
-        this.#records.set(file.path, record);
-        return record;
-      })();
-      this.#pending.set(pendingKey, pending);
-    }
-    try {
-      return await pending;
-    } finally {
-      this.#pending.delete(pendingKey);
     }
   }
 
