@@ -195,13 +195,17 @@ export class RepositoryIndex {
   }
 
   /**
-   * The analysis of a file already in memory and unchanged as far as the index
-   * knows (no `stat`), or `undefined`: the synchronous path of `record(path, false)`.
+   * The analysis of a file in memory, or in the disk cache once it has been read, and
+   * unchanged as far as the index knows (no `stat`); else `undefined`: the synchronous path
+   * of `record(path, false)`, which a search takes for each file with matches.
    */
   knownRecord(relative: string): FileRecord | undefined {
     const file = this.#walk?.files.get(relative);
-    const known = file && this.#analyses.records.get(relative);
-    return known && sameVersion(known, file) ? known : undefined;
+    if (!file) return undefined;
+    const known = this.#analyses.records.get(relative);
+    if (known && sameVersion(known, file)) return known;
+    const cached = this.#store.loaded()?.records.get(relative);
+    return cached && sameVersion(cached, file) ? this.#analyses.takeCached(cached) : undefined;
   }
 
   /**
