@@ -1,10 +1,11 @@
 import type { ToolCallEvent, ToolCallParser, ToolCallParserOptions } from "./tool-call-event.ts";
-import { codeSpan, fenceClose, fenceOpen, objectStart, partialMarker, reasoningTag, toolTag } from "./lookahead.ts";
+import { codeSpan, fenceClose, fenceOpen, objectStart, partialMarker, reasoningTag, toolTag, trailingRun } from "./lookahead.ts";
+import { scanObject, type ObjectScan } from "./object-scan.ts";
 import { readJsonCall, readTaggedCall, type ObjectEnd } from "./read-call.ts";
 
 type Mode =
   | { kind: "text" }
-  | { kind: "object"; start: number; scanned: number; depth: number; quote: number; escape: boolean }
+  | ({ kind: "object" } & ObjectScan)
   | { kind: "tag"; start: number; name: string; bodyStart: number; searchFrom: number }
   | { kind: "reasoning"; start: number; name: string; searchFrom: number }
   | { kind: "tail" };
@@ -26,7 +27,7 @@ const COMPACT_AT = 1;
  */
 const FINAL_SCAN_FACTOR = 8;
 const FINAL_SCAN_FLOOR = 1 << 20;
-const QUOTE = 34, APOSTROPHE = 39, BACKSLASH = 92, OPEN = 123, CLOSE = 125, NEWLINE = 10;
+const NEWLINE = 10;
 
 /**
  * A streaming parser for tool calls written in a model's text. `push` takes each delta
@@ -229,29 +230,16 @@ class StreamingParser implements ToolCallParser {
   private scanObject(final: boolean): boolean {
     const mode = this.mode as Extract<Mode, { kind: "object" }>;
     const text = this.buffer;
-    let index = mode.scanned;
-    for (; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      if (code === NEWLINE && this.fence) {
-        const close = fenceClose(text, index + 1, final, this.fence.char, this.fence.run);
-        if (close === "wait") break;
-        if (close !== "no") return this.finishObject(index, "fence");
-      }
-      if (mode.quote !== 0) {
-        if (mode.escape) mode.escape = false;
-        else if (code === BACKSLASH) mode.escape = true;
-        else if (code === mode.quote) mode.quote = 0;
-      } else if (code === QUOTE || code === APOSTROPHE) {
-        mode.quote = code;
-      } else if (code === OPEN) {
-        mode.depth++;
-      } else if (code === CLOSE && --mode.depth === 0) {
-        if (final) this.finalScanned += index - mode.scanned;
-        return this.finishObject(index + 1, "closed");
-      }
-    }
-    if (final) this.finalScanned += index - mode.scanned;
-    mode.scanned = index;
+    const fence = this.fence;
+    const from = mode.scanned;
+    const fenceClosesAfter = fence && ((newline: number) => {
+      const close = fenceClose(text, newline + 1, final, fence.char, fence.run);
+      return close === "wait" || close === "no" ? close : "yes";
+    });
+    const stop = scanObject(text, mode, fenceClosesAfter);
+    if (stop.kind === "fence") return this.finishObject(stop.end, "fence");
+    if (final) this.finalScanned += (stop.kind === "closed" ? stop.end - 1 : mode.scanned) - from;
+    if (stop.kind === "closed") return this.finishObject(stop.end, "closed");
     return final ? this.finishObject(text.length, "unclosed") : false;
   }
 
@@ -336,11 +324,4 @@ class StreamingParser implements ToolCallParser {
     else if (mode.kind === "tag") { mode.start -= drop; mode.bodyStart -= drop; mode.searchFrom -= drop; }
     else if (mode.kind === "reasoning") { mode.start -= drop; mode.searchFrom -= drop; }
   }
-}
-
-/** How many backticks the text ends with (a run that may still grow). */
-function trailingRun(text: string): number {
-  let run = 0;
-  while (run < text.length && text.charCodeAt(text.length - 1 - run) === 96) run++;
-  return run;
 }

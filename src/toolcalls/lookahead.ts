@@ -130,3 +130,10 @@ export function partialMarker(text: string): number {
   }
   return 0;
 }
+
+/** How many backticks the text ends with (a run that may still grow). */
+export function trailingRun(text: string): number {
+  let run = 0;
+  while (run < text.length && text.charCodeAt(text.length - 1 - run) === 96) run++;
+  return run;
+}
