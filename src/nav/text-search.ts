@@ -170,7 +170,11 @@ export class TextSearchEngine {
       clearInterval(keepAlive);
       return run();
     });
-    this.#queue = result.catch(() => undefined);
+    // The queue waits for the result without keeping it: a search's matches would stay alive until the next one.
+    this.#queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   }
 
