@@ -9,7 +9,8 @@ import type { WorkerMatches } from "./search-matches.ts";
 import type { FileShare } from "./search-shares.ts";
 import type { WorkerSearchRequest } from "./text-search.ts";
 import { decodeSearchText, ScratchReader } from "./file-read.ts";
-import { addLineStarts, compileLinePattern, MatchSink, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
+import { LineTable } from "./line-table.ts";
+import { compileLinePattern, MatchSink, scanPlan, scanText, type ScannedText, type SearchFile } from "./text-scan.ts";
 import { filterOfBytes, type LearnedFilters } from "./file-filters.ts";
 
 // Makes the `l` flag (V8's linear-time regular expression engine) available.
@@ -33,17 +34,8 @@ let cachedChars = 0;
 const reader = new ScratchReader(1024 * 1024);
 // The filters made while the current request read files (see file-filters.ts).
 let learned: LearnedFilters = { indexes: [], grams: [] };
-// Paths of kept texts that matched and have no table of line starts yet: made between searches (see tablesWhenIdle).
-const tableless: string[] = [];
-let tablesPending: { readonly cancel: () => void } | undefined;
-// How long one step of making tables may hold the worker: a search that arrives meanwhile waits at most this.
-const TABLE_STEP_MS = 4;
-// How long after a reply the tables wait before the first step.
-const TABLE_PAUSE_MS = 100;
 
 parentPort?.on("message", (request: WorkerSearchRequest) => {
-  tablesPending?.cancel();
-  tablesPending = undefined;
   try {
     if (request.share) {
       share = request.share;
@@ -54,7 +46,6 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
     const result = request.names ? { hits: searchNames(request, request.names) } : search(request);
     if (learned.indexes.length > 0) Object.assign(result, { filters: learned });
     parentPort?.postMessage({ id: request.id, ...result }, "meta" in result ? [result.meta.buffer as ArrayBuffer] : []);
-    tablesWhenIdle(true);
   } catch (error) {
     parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }
@@ -92,39 +83,9 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count >= wanted) continue;
-    const text = entry as CachedText;
-    const before = sink.count;
-    scanText(base + index, text, plan, sink, wanted);
-    // A kept text that matched gets its table between searches, or in the next search that matches in it
-    // (searches back to back leave no pause to make it in).
-    if (sink.count > before && !text.lineStarts && !text.tableOnHit && texts.get(paths[index]!) === text) {
-      text.tableOnHit = true;
-      tableless.push(paths[index]!);
-    }
+    scanText(base + index, entry as CachedText, plan, sink, wanted);
   }
   return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed } : { ...sink.result(), searchedFiles, changed };
-}
-
-// Makes the line tables of kept texts that matched, a few milliseconds at a time while no search
-// runs: a first search counts lines only up to its matches, and later ones find them in the tables
-// (a text that matches again before its table is made gets it in that search, at its first hit).
-function tablesWhenIdle(pause: boolean): void {
-  if (tablesPending || tableless.length === 0) return;
-  const step = () => {
-    tablesPending = undefined;
-    const until = performance.now() + TABLE_STEP_MS;
-    while (tableless.length > 0 && performance.now() < until) {
-      // A text dropped since gets none; one read anew waits for its own match.
-      const entry = texts.get(tableless.pop()!);
-      if (entry?.text && (entry as CachedText).tableOnHit) addLineStarts(entry as CachedText);
-    }
-    tablesWhenIdle(false);
-  };
-  // After a reply, a pause first: the calling thread is still turning the matches into results.
-  const timer = pause ? setTimeout(step, TABLE_PAUSE_MS) : setImmediate(step);
-  // The worker may end with tables unmade.
-  timer.unref();
-  tablesPending = { cancel: () => (pause ? clearTimeout(timer as NodeJS.Timeout) : clearImmediate(timer as NodeJS.Immediate)) };
 }
 
 function searchNames(request: WorkerSearchRequest, names: readonly string[]): number[] {
@@ -153,14 +114,14 @@ function load(root: string, path: string, size: number, mtimeMs: number, fileInd
     learned.grams.push(filterOfBytes(read.bytes) ?? null);
   }
   const text = read.bytes === null ? NO_TEXT : (decodeSearchText(read.bytes) ?? NO_TEXT);
-  const entry = text === NO_TEXT ? { size: file.size, mtimeMs: file.mtimeMs, text } : ({ size: file.size, mtimeMs: file.mtimeMs, text } satisfies CachedText);
   if (cached) {
     cachedChars -= cached.text?.length ?? 0;
     texts.delete(file.path);
   }
-  if (cachedChars + (text?.length ?? 0) <= cacheBudgetChars) {
-    texts.set(file.path, entry);
-    cachedChars += text?.length ?? 0;
-  }
+  if (text !== NO_TEXT && cachedChars + text.length > cacheBudgetChars) return { size: file.size, mtimeMs: file.mtimeMs, text } satisfies CachedText;
+  // A kept text records its line starts as scans pass them (see line-table.ts).
+  const entry = text === NO_TEXT ? { size: file.size, mtimeMs: file.mtimeMs, text } : ({ size: file.size, mtimeMs: file.mtimeMs, text, lines: new LineTable() } satisfies CachedText);
+  texts.set(file.path, entry);
+  cachedChars += text?.length ?? 0;
   return entry;
 }

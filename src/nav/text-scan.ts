@@ -4,6 +4,7 @@
 // load it from source (.ts) and from the build (.js).
 import path from "node:path";
 import type { LineRegex } from "./line-regex.ts";
+import type { LineTable } from "./line-table.ts";
 import { literalFinder, type Finder } from "./literal-finder.ts";
 import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
 
@@ -11,12 +12,11 @@ import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
 export interface ScannedText {
   readonly text: string;
   /**
-   * Where each line starts (see {@link addLineStarts}), for texts kept between searches. Without
-   * it a scan finds a hit's line around the hit, and counts lines only up to its matches.
+   * The line starts scans have found, for a text kept between searches: each scan records
+   * those it passes, and finds lines already passed in the table. Without it a scan finds
+   * a hit's line around the hit, and counts lines only up to its matches.
    */
-  lineStarts?: Int32Array;
-  /** Make the table of line starts in the next scan that finds a hit (a text kept between searches that matched before). */
-  tableOnHit?: boolean;
+  readonly lines?: LineTable;
 }
 
 /** A file as a search reads it: its path from the repository root (with `/`), and the size and mtime the index knows. */
@@ -127,18 +127,22 @@ function collectLineMatches(
   const end = text.endsWith("\n") ? text.length - 1 : text.length;
   let hit = text.length === 0 ? -1 : find(0);
   if (hit === -1) return;
-  if (entry.tableOnHit) addLineStarts(entry);
-  const starts = entry.lineStarts;
+  const table = entry.lines;
   let line = 0;
   // Without line starts: the offset up to which lines were counted (`line` is the line there).
   let counted = 0;
   while (hit !== -1 && hit <= end && sink.count < wanted) {
     let lineStart: number;
     let lineEnd: number;
-    if (starts) {
-      line = lineAt(starts, hit, line);
-      lineStart = starts[line]!;
-      lineEnd = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+    // A line the table covers is found in it: a literal's hit is a match, so the table reaches it first. A
+    // pattern's hit is found around the hit unless covered, and the table reaches it only if the line
+    // matches (the pattern's literal can be on many lines the pattern does not match).
+    if (table && !inLine) table.reach(text, hit);
+    const covered = table?.covers(hit) === true;
+    if (covered) {
+      line = table!.lineAt(hit, line);
+      lineStart = table!.start(line);
+      lineEnd = table!.end(line, text.length);
     } else {
       lineStart = hit === 0 ? 0 : text.lastIndexOf("\n", hit - 1) + 1;
       lineEnd = text.indexOf("\n", hit);
@@ -146,7 +150,12 @@ function collectLineMatches(
     }
     const position = inLine ? inLine(lineStart, lineEnd) : hit;
     if (position !== -1) {
-      if (!starts) {
+      if (table) {
+        if (!covered) {
+          table.reach(text, hit);
+          line = table.lineAt(hit, line);
+        }
+      } else {
         line += newlinesBetween(text, counted, lineStart);
         counted = lineStart;
       }
@@ -162,45 +171,6 @@ function newlinesBetween(text: string, from: number, to: number): number {
   let count = 0;
   for (let newline = text.indexOf("\n", from); newline !== -1 && newline < to; newline = text.indexOf("\n", newline + 1)) count++;
   return count;
-}
-
-/**
- * Gives a text its table of line starts, which makes its line numbers cheap in every later
- * scan. Making one costs more than a scan that counts lines up to its matches: the search
- * workers make them between searches, for the texts they keep that matched.
- */
-export function addLineStarts(entry: ScannedText): void {
-  entry.lineStarts ??= lineStartsOf(entry.text);
-}
-
-/** The offset where each line starts (the first is 0): one pass, into a table sized for 32 characters a line and grown as needed (25% faster than counting first). */
-function lineStartsOf(text: string): Int32Array {
-  let starts = new Int32Array(Math.max(64, (text.length >> 5) + 1));
-  let count = 1;
-  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", newline + 1)) {
-    if (count === starts.length) {
-      const grown = new Int32Array(starts.length * 2);
-      grown.set(starts);
-      starts = grown;
-    }
-    starts[count++] = newline + 1;
-  }
-  return count === starts.length ? starts : starts.slice(0, count);
-}
-
-/** The 0-based line holding `position`, searching forward from line `from` (matches come in order, usually a few lines apart). */
-function lineAt(starts: Int32Array, position: number, from: number): number {
-  // Gallop forward from `from`, then search the last step's range.
-  let step = 1;
-  while (from + step < starts.length && starts[from + step]! <= position) step *= 2;
-  let low = from + (step >> 1);
-  let high = Math.min(from + step, starts.length) - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >>> 1;
-    if (starts[middle]! <= position) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }
 
 function lineText(text: string, lineStart: number, lineEnd: number, position: number): string {

@@ -1,9 +1,8 @@
 /**
- * The search workers keep each text between searches and give a text that matched a
- * table of line starts later: at its first hit in a later search, or between searches
- * once they pause. Whichever way a text is scanned (counting lines, making its table at a
- * hit, with a table made while idle, read anew after an edit), every search answers the
- * lines a line-by-line scan of the files as they are finds.
+ * The search workers keep each text between searches with a table of the line starts its
+ * scans have passed (line-table.ts), extended by each scan as far as it goes. However a text
+ * is scanned (the first time, within the table, past it, read anew after an edit), every
+ * search answers the lines a line-by-line scan of the files as they are finds.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -79,15 +78,15 @@ afterAll(async () => {
 
 describe("line numbers across the life of the workers' texts", () => {
   test("a first search, then the same search and others back to back, then after a pause, then after edits", async () => {
-    // The texts are read (by the calling thread, then the workers in the background) and lines counted.
+    // The texts are read (by the calling thread, then the workers in the background).
     await search("needle");
-    // The workers hold every text: those that matched make their tables at their first hit.
+    // The workers hold every text: their tables go as far as the last `needle`, then are used.
     await search("needle");
     await search("needle");
-    // Other lines of texts with tables, and of texts without.
+    // Lines within the tables and past them.
     await search("hay");
     await search("late");
-    // A pause: the texts that matched `late` get their tables between searches.
+    // Searches after a pause find the same.
     await new Promise((resolve) => setTimeout(resolve, 500));
     await search("late");
     await search("needle");

@@ -1,12 +1,13 @@
 /**
- * A scan finds the same lines, columns and texts whether the text has its table of line
- * starts or not (the search workers make tables between searches, so a text is scanned
- * both ways in its life), and those are the first match of each line, found line by line.
+ * A scan finds the same lines, columns and texts whether the text keeps a table of the line
+ * starts earlier scans found or not (the search workers keep one per text, extended by each
+ * scan as far as it goes), and those are the first match of each line, found line by line.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { lineRegex, type LineRegex } from "../../src/nav/line-regex.ts";
-import { addLineStarts, compileLinePattern, MatchSink, scanPlan, scanText, type ScannedText } from "../../src/nav/text-scan.ts";
+import { LineTable } from "../../src/nav/line-table.ts";
+import { compileLinePattern, MatchSink, scanPlan, scanText, type ScannedText } from "../../src/nav/text-scan.ts";
 import { fuzzParameters, fuzzTimeout } from "../fuzz/fuzz-settings.ts";
 
 interface Query {
@@ -60,21 +61,29 @@ function lineByLine(source: string, query: Query, wanted: number): { meta: numbe
   return { meta, texts };
 }
 
+// Every line start the table knows is the text's.
+function expectTrueStarts(source: string, table: LineTable): void {
+  const starts = [0];
+  for (let index = 0; index < source.length; index++) if (source[index] === "\n") starts.push(index + 1);
+  const known = Array.from({ length: table.known }, (_, line) => table.start(line));
+  expect(known).toEqual(starts.slice(0, table.known));
+}
+
 describe("scanning a text", () => {
   test(
-    "finds the same matches with and without its table of line starts, and case-sensitive ones line by line",
+    "finds the same matches with and without a table of line starts, however far earlier scans took the table, and case-sensitive ones line by line",
     () => {
       fc.assert(
-        fc.property(text, fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 40 }), (source, query, wanted) => {
+        fc.property(text, fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 40 }), fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 40 }), (source, query, wanted, earlier, earlierWanted) => {
           const counted = scan({ text: source }, query, wanted);
-          const entry: ScannedText = { text: source };
-          addLineStarts(entry);
-          expect(scan(entry, query, wanted)).toEqual(counted);
-          // A text that makes its table at its first hit (a kept text that matched before) gives the same, and has its table after a hit.
-          const onHit: ScannedText = { text: source, tableOnHit: true };
-          const found = scan(onHit, query, wanted);
-          expect(found).toEqual(counted);
-          if (found.texts.length > 0) expect(onHit.lineStarts).toEqual(entry.lineStarts);
+          // A kept text: a first scan records the line starts it passes, another scan (another query, or fewer matches) took the table elsewhere first.
+          const kept: ScannedText = { text: source, lines: new LineTable() };
+          expect(scan(kept, query, wanted)).toEqual(counted);
+          const other: ScannedText = { text: source, lines: new LineTable() };
+          expect(scan(other, earlier, earlierWanted)).toEqual(scan({ text: source }, earlier, earlierWanted));
+          expect(scan(other, query, wanted)).toEqual(counted);
+          expect(scan(other, query, wanted)).toEqual(counted);
+          expectTrueStarts(source, other.lines!);
           if (query.caseSensitive) expect(counted).toEqual(lineByLine(source, query, wanted));
         }),
         fuzzParameters(0.05, 300),
@@ -88,9 +97,21 @@ describe("scanning a text", () => {
     const query = { query: "ab", regex: false, caseSensitive: true };
     const expected = { meta: [7, 1, 5, 7, 4, 2], texts: ["é😀 ab", "xab ab"] };
     expect(scan({ text: source }, query, 10)).toEqual(expected);
-    const entry: ScannedText = { text: source };
-    addLineStarts(entry);
-    expect(entry.lineStarts).toEqual(Int32Array.from([0, 8, 11, 12, 19]));
+    const entry: ScannedText = { text: source, lines: new LineTable() };
     expect(scan(entry, query, 10)).toEqual(expected);
+    // The table went as far as the last match's line feed: the lines after it are not known yet.
+    expect(entry.lines!.known).toBe(5);
+    expect([0, 1, 2, 3, 4].map((line) => entry.lines!.start(line))).toEqual([0, 8, 11, 12, 19]);
+    expect(scan(entry, query, 10)).toEqual(expected);
+  });
+
+  test("a table records only as far as the scans went", () => {
+    const source = "ab\nx\ny\nz\nab\nw\n";
+    const entry: ScannedText = { text: source, lines: new LineTable() };
+    expect(scan(entry, { query: "ab", regex: false, caseSensitive: true }, 1).meta).toEqual([7, 1, 1]);
+    expect(entry.lines!.known).toBe(2);
+    expect(scan(entry, { query: "ab", regex: false, caseSensitive: true }, 10).meta).toEqual([7, 1, 1, 7, 5, 1]);
+    expect(entry.lines!.known).toBe(6);
+    expectTrueStarts(source, entry.lines!);
   });
 });

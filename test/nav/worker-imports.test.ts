@@ -35,6 +35,7 @@ test("the search worker loads only modules that stand alone", () => {
       "file-filters.ts",
       "file-read.ts",
       "file-rules.ts",
+      "line-table.ts",
       "literal-finder.ts",
       "match-layout.ts",
       "node:buffer",
