@@ -6,7 +6,7 @@ import type { IndexStore } from "./index-store.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import { pathUnder } from "./text-scan.ts";
 
-// Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves.
+/** Below this many files to parse, starting workers (each loading tree-sitter) costs more than it saves. */
 export const PARALLEL_FROM_FILES = 16;
 
 /**
@@ -28,8 +28,11 @@ export class FileAnalyses {
   #fromCache = 0;
 
   /**
-   * @param cache The disk cache's records (read once by the caller).
-   * @param changed Called whenever a record is parsed here, so the disk cache is written again.
+   * @param root - the repository root, a real absolute path
+   * @param maxFileBytes - files larger than this are listed but not read whole
+   * @param store - the disk cache, whose spill file takes the symbols of files parsed on workers
+   * @param cache - the disk cache's records (read once by the caller)
+   * @param changed - called whenever a record is parsed here, so the disk cache is written again
    */
   constructor(root: string, maxFileBytes: number, store: IndexStore, cache: () => Promise<ReadonlyMap<string, FileRecord>>, changed: () => void) {
     this.#root = root;

@@ -7,14 +7,21 @@
  * feeds up to the end of each line it reports, so a later scan finds a line there by a search
  * in the table instead of counting line feeds again, and goes on counting (and recording) only
  * past the furthest point an earlier scan reached. A text scanned once never pays for more
- * than the lines up to its last match.
+ * than the lines up to its last match. The table is not counted in the workers' memory budget
+ * for texts: about 4 bytes a line, an eighth of a text of 32-character lines.
  */
 export class LineTable {
-  // starts[line] for lines 0 .. count - 1; made at the first reach, sized for 32 characters a line, grown as needed.
+  readonly #text: string;
+  // starts[line] for lines 0 .. count - 1: made at the first reach, sized for 32 characters a line up to it, grown as needed.
   #starts = new Int32Array(0);
   #count = 1;
   // Every line feed before this offset is recorded (past the text's end once all are).
   #reached = 0;
+
+  /** @param text - the text whose lines the table records (one table per text, made with it) */
+  constructor(text: string) {
+    this.#text = text;
+  }
 
   /** Lines whose start is known. */
   get known(): number {
@@ -26,17 +33,20 @@ export class LineTable {
     return this.#reached > position;
   }
 
-  /** Records the line starts of `text` up to and including the line feed that ends the line holding `position`. */
-  reach(text: string, position: number): void {
+  /** Records the line starts up to and including the line feed that ends the line holding `position`. */
+  reach(position: number): void {
     if (this.#reached > position) return;
+    const text = this.#text;
     let starts = this.#starts;
-    if (starts.length === 0) starts = new Int32Array(Math.max(64, (text.length >> 5) + 1));
+    if (starts.length === 0) starts = new Int32Array(Math.max(64, (position >> 5) + 64));
     let count = this.#count;
     let from = this.#reached;
     while (from <= position) {
       const newline = text.indexOf("\n", from);
       if (newline === -1) {
         from = text.length + 1;
+        // Every line is known: the table will not grow again.
+        if (starts.length > count + 64) starts = starts.slice(0, count);
         break;
       }
       if (count === starts.length) {
@@ -75,8 +85,8 @@ export class LineTable {
     return line === 0 ? 0 : this.#starts[line]!;
   }
 
-  /** Where line `line` (reached) ends: at its line feed, or at the end of a text of `length` characters. */
-  end(line: number, length: number): number {
-    return line + 1 < this.#count ? this.#starts[line + 1]! - 1 : length;
+  /** Where line `line` (reached) ends: at its line feed, or at the end of the text. */
+  end(line: number): number {
+    return line + 1 < this.#count ? this.#starts[line + 1]! - 1 : this.#text.length;
   }
 }

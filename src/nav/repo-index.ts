@@ -40,7 +40,6 @@ export interface IndexStats {
 export class RepositoryIndex {
   /** The repository root, as a real absolute path. */
   readonly root: string;
-  readonly #options: RepositoryIndexOptions;
   readonly #rule: ReadRule;
   #walk: WalkState | undefined;
   readonly #firstWalk: FirstWalk;
@@ -54,7 +53,6 @@ export class RepositoryIndex {
 
   constructor(root: string, options: RepositoryIndexOptions) {
     this.root = root;
-    this.#options = options;
     this.#rule = options.readRule ?? new ReadRule(root);
     const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);

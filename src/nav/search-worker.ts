@@ -120,7 +120,7 @@ function load(root: string, path: string, size: number, mtimeMs: number, fileInd
   }
   if (text !== NO_TEXT && cachedChars + text.length > cacheBudgetChars) return { size: file.size, mtimeMs: file.mtimeMs, text } satisfies CachedText;
   // A kept text records its line starts as scans pass them (see line-table.ts).
-  const entry = text === NO_TEXT ? { size: file.size, mtimeMs: file.mtimeMs, text } : ({ size: file.size, mtimeMs: file.mtimeMs, text, lines: new LineTable() } satisfies CachedText);
+  const entry = text === NO_TEXT ? { size: file.size, mtimeMs: file.mtimeMs, text } : ({ size: file.size, mtimeMs: file.mtimeMs, text, lines: new LineTable(text) } satisfies CachedText);
   texts.set(file.path, entry);
   cachedChars += text?.length ?? 0;
   return entry;

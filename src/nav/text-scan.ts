@@ -137,12 +137,12 @@ function collectLineMatches(
     // A line the table covers is found in it: a literal's hit is a match, so the table reaches it first. A
     // pattern's hit is found around the hit unless covered, and the table reaches it only if the line
     // matches (the pattern's literal can be on many lines the pattern does not match).
-    if (table && !inLine) table.reach(text, hit);
+    if (table && !inLine) table.reach(hit);
     const covered = table?.covers(hit) === true;
     if (covered) {
       line = table!.lineAt(hit, line);
       lineStart = table!.start(line);
-      lineEnd = table!.end(line, text.length);
+      lineEnd = table!.end(line);
     } else {
       lineStart = hit === 0 ? 0 : text.lastIndexOf("\n", hit - 1) + 1;
       lineEnd = text.indexOf("\n", hit);
@@ -152,7 +152,7 @@ function collectLineMatches(
     if (position !== -1) {
       if (table) {
         if (!covered) {
-          table.reach(text, hit);
+          table.reach(hit);
           line = table.lineAt(hit, line);
         }
       } else {

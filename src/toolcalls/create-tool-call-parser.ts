@@ -1,6 +1,6 @@
 import type { ToolCallEvent, ToolCallParser, ToolCallParserOptions } from "./tool-call-event.ts";
 import { codeSpan, fenceClose, fenceOpen, objectStart, partialMarker, reasoningTag, toolTag, trailingRun } from "./lookahead.ts";
-import { scanObject, type ObjectScan } from "./object-scan.ts";
+import { scanBraces, type ObjectScan } from "./object-scan.ts";
 import { readJsonCall, readTaggedCall, type ObjectEnd } from "./read-call.ts";
 
 type Mode =
@@ -236,7 +236,7 @@ class StreamingParser implements ToolCallParser {
       const close = fenceClose(text, newline + 1, final, fence.char, fence.run);
       return close === "wait" || close === "no" ? close : "yes";
     });
-    const stop = scanObject(text, mode, fenceClosesAfter);
+    const stop = scanBraces(text, mode, fenceClosesAfter);
     if (stop.kind === "fence") return this.finishObject(stop.end, "fence");
     if (final) this.finalScanned += (stop.kind === "closed" ? stop.end - 1 : mode.scanned) - from;
     if (stop.kind === "closed") return this.finishObject(stop.end, "closed");

@@ -5,11 +5,15 @@ const QUOTE = 34, APOSTROPHE = 39, BACKSLASH = 92, OPEN = 123, CLOSE = 125, NEWL
 
 /** An object being scanned: where it starts, how far it was scanned, and the state there. */
 export interface ObjectScan {
+  /** Where the object's opening brace is. */
   start: number;
+  /** How far the text was scanned: the next scan goes on from here. */
   scanned: number;
+  /** Braces open at `scanned` (outside quotes). */
   depth: number;
   /** The quote character the scan is inside (`"` or `'`), or 0. */
   quote: number;
+  /** The character before `scanned` was a backslash inside quotes. */
   escape: boolean;
 }
 
@@ -22,7 +26,7 @@ export type ObjectStop = { readonly kind: "closed" | "fence"; readonly end: numb
  * `fenceClosesAfter` whether the fence closes on the next line ("wait": not known yet,
  * so the scan stops there for more text).
  */
-export function scanObject(text: string, scan: ObjectScan, fenceClosesAfter: ((newline: number) => "yes" | "no" | "wait") | undefined): ObjectStop {
+export function scanBraces(text: string, scan: ObjectScan, fenceClosesAfter: ((newline: number) => "yes" | "no" | "wait") | undefined): ObjectStop {
   let index = scan.scanned;
   for (; index < text.length; index++) {
     const code = text.charCodeAt(index);

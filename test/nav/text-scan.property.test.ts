@@ -77,9 +77,9 @@ describe("scanning a text", () => {
         fc.property(text, fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 40 }), fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 40 }), (source, query, wanted, earlier, earlierWanted) => {
           const counted = scan({ text: source }, query, wanted);
           // A kept text: a first scan records the line starts it passes, another scan (another query, or fewer matches) took the table elsewhere first.
-          const kept: ScannedText = { text: source, lines: new LineTable() };
+          const kept: ScannedText = { text: source, lines: new LineTable(source) };
           expect(scan(kept, query, wanted)).toEqual(counted);
-          const other: ScannedText = { text: source, lines: new LineTable() };
+          const other: ScannedText = { text: source, lines: new LineTable(source) };
           expect(scan(other, earlier, earlierWanted)).toEqual(scan({ text: source }, earlier, earlierWanted));
           expect(scan(other, query, wanted)).toEqual(counted);
           expect(scan(other, query, wanted)).toEqual(counted);
@@ -97,7 +97,7 @@ describe("scanning a text", () => {
     const query = { query: "ab", regex: false, caseSensitive: true };
     const expected = { meta: [7, 1, 5, 7, 4, 2], texts: ["é😀 ab", "xab ab"] };
     expect(scan({ text: source }, query, 10)).toEqual(expected);
-    const entry: ScannedText = { text: source, lines: new LineTable() };
+    const entry: ScannedText = { text: source, lines: new LineTable(source) };
     expect(scan(entry, query, 10)).toEqual(expected);
     // The table went as far as the last match's line feed: the lines after it are not known yet.
     expect(entry.lines!.known).toBe(5);
@@ -105,9 +105,18 @@ describe("scanning a text", () => {
     expect(scan(entry, query, 10)).toEqual(expected);
   });
 
+  test("a pattern's scan records only the lines it matches, not every line holding its literal", () => {
+    const source = "  self.a\nx self.\nfoo self.b\nself\n";
+    const entry: ScannedText = { text: source, lines: new LineTable(source) };
+    expect(scan(entry, { query: "^\\s*self\\.", regex: true, caseSensitive: true }, 10)).toEqual({ meta: [7, 1, 1], texts: ["  self.a"] });
+    // The literal `self.` is on three lines; only the first matches, so the table knows lines 1 and 2 (where 1 ends).
+    expect(entry.lines!.known).toBe(2);
+    expectTrueStarts(source, entry.lines!);
+  });
+
   test("a table records only as far as the scans went", () => {
     const source = "ab\nx\ny\nz\nab\nw\n";
-    const entry: ScannedText = { text: source, lines: new LineTable() };
+    const entry: ScannedText = { text: source, lines: new LineTable(source) };
     expect(scan(entry, { query: "ab", regex: false, caseSensitive: true }, 1).meta).toEqual([7, 1, 1]);
     expect(entry.lines!.known).toBe(2);
     expect(scan(entry, { query: "ab", regex: false, caseSensitive: true }, 10).meta).toEqual([7, 1, 1, 7, 5, 1]);
