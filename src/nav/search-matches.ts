@@ -33,7 +33,12 @@ export interface TextMatches {
 /** What a search returns: matches, or an error value (bad pattern, time limit). */
 export type TextSearchResult = TextMatches | { readonly error: string };
 
-/** Joins the workers' matches in file order (the shares are contiguous and in order), up to `limit`. */
+/**
+ * Joins the workers' matches in file order, up to `limit`. Each reply holds its matches in file
+ * order, a file's together; the shares interleave (see search-shares.ts), so the replies' runs of
+ * one file's matches are merged by file index. Each worker sends at most `limit + 1` matches, the
+ * first of its files: the first `limit` of all are among them.
+ */
 export function mergeMatches(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextMatches {
   const changed: string[] = [];
   let searchedFiles = 0;
@@ -44,40 +49,62 @@ export function mergeMatches(files: readonly SearchFile[], replies: readonly Wor
     for (const index of reply.changed) changed.push(files[index].path);
   }
   const count = Math.min(total, limit);
+  const runs = mergedRuns(replies, count);
   return {
     count,
     truncated: total > limit,
     searchedFiles,
     changed,
     paths() {
-      const paths: string[] = [];
-      let last = -1;
-      let left = count;
-      for (const { meta, count: replyCount } of replies) {
-        for (let match = 0; match < replyCount && left > 0; match++, left--) {
-          const file = meta[match * STRIDE];
-          if (file !== last) paths.push(files[file].path);
-          last = file;
-        }
-      }
+      const paths: string[] = new Array(runs.length / RUN_STRIDE);
+      for (let run = 0; run < runs.length; run += RUN_STRIDE) paths[run / RUN_STRIDE] = files[runs[run + 3]!]!.path;
       return paths;
     },
     build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
       const built: T[] = new Array(count);
       let seen = 0;
-      for (const { meta, texts, count: replyCount } of replies) {
-        let lastFile = -1;
-        let path = "";
-        for (let match = 0; match < replyCount && seen < count; match++, seen++) {
+      for (let run = 0; run < runs.length; run += RUN_STRIDE) {
+        const { meta, texts } = replies[runs[run]!]!;
+        const path = files[runs[run + 3]!]!.path;
+        for (let match = runs[run + 1]!; match < runs[run + 2]!; match++) {
           const at = match * STRIDE;
-          if (meta[at] !== lastFile) {
-            lastFile = meta[at];
-            path = files[lastFile].path;
-          }
-          built[seen] = make(path, meta[at + 1], meta[at + 2], texts[match]!);
+          built[seen++] = make(path, meta[at + 1]!, meta[at + 2]!, texts[match]!);
         }
       }
       return built;
     },
   };
+}
+
+// A run: (reply, first match, end of matches, file index), flat.
+const RUN_STRIDE = 4;
+
+// The runs of one file's matches of every reply, in file order, holding the first `count` matches.
+function mergedRuns(replies: readonly WorkerMatches[], count: number): Int32Array {
+  const next = replies.map(() => 0);
+  const runs: number[] = [];
+  let left = count;
+  while (left > 0) {
+    // The reply whose next match is in the lowest file (a file's matches are all in one reply).
+    let best = -1;
+    let bestFile = 0;
+    for (let reply = 0; reply < replies.length; reply++) {
+      const { meta, count: replyCount } = replies[reply]!;
+      if (next[reply]! >= replyCount) continue;
+      const file = meta[next[reply]! * STRIDE]!;
+      if (best === -1 || file < bestFile) {
+        best = reply;
+        bestFile = file;
+      }
+    }
+    if (best === -1) break;
+    const { meta, count: replyCount } = replies[best]!;
+    const from = next[best]!;
+    let to = from + 1;
+    while (to < replyCount && to - from < left && meta[to * STRIDE] === bestFile) to++;
+    runs.push(best, from, to, bestFile);
+    next[best] = to;
+    left -= to - from;
+  }
+  return Int32Array.from(runs);
 }

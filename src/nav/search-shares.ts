@@ -6,60 +6,65 @@ export interface FileShare {
   readonly paths: readonly string[];
   readonly sizes: Float64Array;
   readonly mtimes: Float64Array;
+  /** Each file's index in the whole list (the shares interleave), in increasing order. */
+  readonly indexes: Int32Array;
 }
 
-/** One worker's share, and the index of its first file in the whole list. */
+/** One worker's share. */
 export interface Part {
-  readonly base: number;
   readonly share: FileShare;
 }
 
-/** What opening, reading and closing one file costs a worker beyond its bytes, counted in bytes when the files are shared out. */
-const PER_FILE_WORK_BYTES = 16 * 1024;
-
 /**
- * Splits the files into one contiguous share per worker (at most `workers`), of about equal
- * work: bytes, plus a per-file cost for opening and closing it (a share of many small files
- * takes longer than its bytes say).
+ * Splits the files into one share per worker (at most `workers`): each file goes to the worker
+ * its path hashes to. The shares interleave across the whole list, so the matches of a search
+ * spread over the workers however they cluster in the tree (with a share of contiguous files of
+ * equal bytes, one worker of two found 38,120 of stdlib's 59,174 `self.` lines); and a file stays
+ * with the same worker whatever list it is in (a first search's files that may match, then every
+ * file), so no worker reads a text another one already holds. Each share keeps the list's order.
  */
 export function partitionFiles(files: readonly SearchFile[], workers: number): Part[] {
   const count = Math.max(1, Math.min(workers, files.length));
-  const work = (file: SearchFile) => file.size + PER_FILE_WORK_BYTES;
-  let total = 0;
-  for (const file of files) total += work(file);
-  const parts: Part[] = [];
-  let start = 0;
-  let done = 0;
-  for (let index = 0; index < files.length; index++) {
-    done += work(files[index]!);
-    if (parts.length < count - 1 && done >= (total * (parts.length + 1)) / count) {
-      parts.push({ base: start, share: shareOf(files, start, index + 1) });
-      start = index + 1;
+  const owners = new Uint8Array(files.length);
+  const sizes = new Array<number>(count).fill(0);
+  if (count > 1) {
+    for (let index = 0; index < files.length; index++) {
+      const owner = pathHash(files[index]!.path) % count;
+      owners[index] = owner;
+      sizes[owner]!++;
     }
+  } else {
+    sizes[0] = files.length;
   }
-  parts.push({ base: start, share: shareOf(files, start, files.length) });
-  return parts;
+  const shares = sizes.map((size) => ({ paths: new Array<string>(size), sizes: new Float64Array(size), mtimes: new Float64Array(size), indexes: new Int32Array(size) }));
+  const filled = new Array<number>(count).fill(0);
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index]!;
+    const owner = owners[index]!;
+    const share = shares[owner]!;
+    const at = filled[owner]!++;
+    share.paths[at] = file.path;
+    share.sizes[at] = file.size;
+    share.mtimes[at] = file.mtimeMs;
+    share.indexes[at] = index;
+  }
+  return shares.map((share) => ({ share }));
 }
 
-// The files from `start` to `end` as the arrays a worker receives.
-function shareOf(files: readonly SearchFile[], start: number, end: number): FileShare {
-  const share = { paths: new Array<string>(end - start), sizes: new Float64Array(end - start), mtimes: new Float64Array(end - start) };
-  for (let index = start; index < end; index++) {
-    const file = files[index]!;
-    share.paths[index - start] = file.path;
-    share.sizes[index - start] = file.size;
-    share.mtimes[index - start] = file.mtimeMs;
-  }
-  return share;
+// FNV-1a over the path's UTF-16 code units: cheap, and the same in every process.
+function pathHash(path: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < path.length; index++) hash = Math.imul(hash ^ path.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
 }
 
 /** For each share, one flag per file: 1 where `learn` wants a filter of the file; `undefined` for a share with none. */
 export function learnFlags(files: readonly SearchFile[], parts: readonly Part[], learn: FilterSink): (Uint8Array | undefined)[] {
-  return parts.map(({ base, share }) => {
+  return parts.map(({ share }) => {
     const flags = new Uint8Array(share.paths.length);
     let any = false;
     for (let index = 0; index < flags.length; index++) {
-      if (!learn.wants(files[base + index]!)) continue;
+      if (!learn.wants(files[share.indexes[index]!]!)) continue;
       flags[index] = 1;
       any = true;
     }

@@ -26,8 +26,7 @@ const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; c
 // Files that are binary or unreadable are kept as this text-less entry.
 const NO_TEXT = null;
 
-let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Float64Array(0) };
-let base = 0;
+let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Float64Array(0), indexes: new Int32Array(0) };
 const texts = new Map<string, CachedText | { readonly size: number; readonly mtimeMs: number; readonly text: typeof NO_TEXT }>();
 let cachedChars = 0;
 // Files are read into one reused buffer (no buffer per file, no fstat): their texts are decoded out of it.
@@ -39,7 +38,6 @@ parentPort?.on("message", (request: WorkerSearchRequest) => {
   try {
     if (request.share) {
       share = request.share;
-      base = request.base ?? 0;
       forgetOthers(share.paths);
     }
     learned = { indexes: [], grams: [] };
@@ -74,16 +72,16 @@ function search(request: WorkerSearchRequest): WorkerMatches {
   const changed: number[] = [];
   let searchedFiles = 0;
   // A preload reads every file of the share, and runs the search too (warming the code that scans) but sends no lines.
-  const { paths, sizes, mtimes } = share;
+  const { paths, sizes, mtimes, indexes } = share;
   for (let index = 0; index < paths.length && (request.preload || sink.count < wanted); index++) {
     beat();
     if (sizes[index]! > request.maxFileBytes) continue;
     if (isMatch && !isMatch(paths[index]!)) continue;
-    const entry = load(request.root, paths[index]!, sizes[index]!, mtimes[index]!, base + index, changed, request.learn?.[index] === 1);
+    const entry = load(request.root, paths[index]!, sizes[index]!, mtimes[index]!, indexes[index]!, changed, request.learn?.[index] === 1);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count >= wanted) continue;
-    scanText(base + index, entry as CachedText, plan, sink, wanted);
+    scanText(indexes[index]!, entry as CachedText, plan, sink, wanted);
   }
   return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed } : { ...sink.result(), searchedFiles, changed };
 }

@@ -28,7 +28,6 @@ export interface WorkerSearchRequest extends TextSearchRequest {
   readonly id: number;
   /** The worker's share of the files, sent when it changes, and the index of its first file in the whole list. */
   readonly share?: FileShare;
-  readonly base?: number;
   /** The line-oriented pattern of a regex search. */
   readonly pattern?: LineRegex;
   /** Run the pattern on V8's linear-time engine (after the backtracking engine stalled). */
@@ -238,10 +237,10 @@ export class TextSearchEngine {
     return this.#workers.send(
       parts.length,
       (slot, index) => {
-        const { share, base } = parts[index]!;
+        const { share } = parts[index]!;
         const sendShare = slot.share !== share;
         slot.share = share;
-        return { ...request, ...(sendShare ? { share, base } : {}), ...(flags[index] ? { learn: flags[index] } : {}) };
+        return { ...request, ...(sendShare ? { share } : {}), ...(flags[index] ? { learn: flags[index] } : {}) };
       },
       deadline,
       watchStalls,
@@ -284,7 +283,7 @@ export class TextSearchEngine {
     await this.#workers.terminate();
   }
 
-  // One contiguous share of the files per worker (see search-shares.ts), kept while the list is the same.
+  // One share of the files per worker (see search-shares.ts), kept while the list is the same.
   #partition(files: readonly SearchFile[]): Part[] {
     if (this.#parts?.files !== files) this.#parts = { files, parts: partitionFiles(files, this.#workers.count) };
     return this.#parts.parts;
