@@ -26,7 +26,7 @@ export interface TextSearchRequest {
 /** A search as one worker receives it (see search-worker.ts). */
 export interface WorkerSearchRequest extends TextSearchRequest {
   readonly id: number;
-  /** The worker's share of the files, sent when it changes, and the index of its first file in the whole list. */
+  /** The worker's share of the files (with each file's index in the whole list), sent when it changes. */
   readonly share?: FileShare;
   /** The line-oriented pattern of a regex search. */
   readonly pattern?: LineRegex;
