@@ -16,6 +16,18 @@ export const RESERVED_PREFIX = "__rlm";
 export const GLOBAL_PARAM = `${RESERVED_PREFIX}_g`;
 
 /**
+ * Prefix of the hoisted function that makes a block's top-level function. Declared under its
+ * own name inside the wrapper, a function would be a local of the block's function, and the
+ * functions of that block would keep calling it after a later block declared or assigned
+ * another function of that name. So `function f() {…}` becomes
+ * `function __rlm_fn$f() { function f() {…} return f }`, published as `f = __rlm_fn$f()`: the
+ * function keeps its name and its source text, and every reference to `f` outside it is to the
+ * global. Inside it, `f` is its own binding (a function that assigns its own name, to replace
+ * itself, replaces only that binding).
+ */
+const FUNCTION_PREFIX = `${RESERVED_PREFIX}_fn$`;
+
+/**
  * Name of the local through which a block reaches the global object (the wrapper's
  * parameter): values kept in locals while the block runs are stored through it.
  */
@@ -167,6 +179,9 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
     }
   }
 
+  // Top-level functions made by a hoisted function of a reserved name (see FUNCTION_PREFIX); not one that a
+  // `var` below the top level also declares, which shares its binding in the block's function.
+  const made = new Set([...functions].filter((name) => !analysis.nestedVarNames.has(name)));
   const store = (names: Iterable<string>): string => [...names].map((name) => `${GLOBAL}.${name} = ${name};`).join("");
   let lastDirective = -1;
   for (const [index, statement] of statements.entries()) {
@@ -175,6 +190,9 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
     if (statement.type === "VariableDeclaration") {
       rewriteDeclaration(statement, splice);
       for (const declarator of statement.declarations) for (const name of boundNames(declarator.id)) if (locals.has(name)) stored.add(name);
+    } else if (statement.type === "FunctionDeclaration" && statement.id && made.has(statement.id.name)) {
+      splice.insert(statement.start, `function ${FUNCTION_PREFIX}${statement.id.name}() { `);
+      splice.insert(statement.end, ` return ${statement.id.name} }`);
     } else if (statement.type === "ClassDeclaration" && statement.id) {
       // Publish right after the class body, on the same line as its closing brace.
       splice.insert(statement.end, `;${GLOBAL}[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
@@ -186,7 +204,11 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
   const globals = [...declared].filter((name) => !locals.has(name));
   const publish = statements
     .filter((statement) => statement.type === "FunctionDeclaration" && statement.id)
-    .map((statement) => `${GLOBAL}[${JSON.stringify((statement as { id: { name: string } }).id.name)}] = ${(statement as { id: { name: string } }).id.name};`)
+    .map((statement) => {
+      const name = (statement as { id: { name: string } }).id.name;
+      const value = made.has(name) ? `${FUNCTION_PREFIX}${name}()` : name;
+      return `${GLOBAL}[${JSON.stringify(name)}] = ${value};`;
+    })
     .join("");
   const load = locals.size > 0 ? `var ${[...locals].map((name) => `${name} = ${GLOBAL}.${name}`).join(", ")};try {` : "";
   // Functions are published inside the try block, where their declarations now live (and are hoisted to).

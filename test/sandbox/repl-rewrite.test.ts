@@ -52,14 +52,14 @@ const fixtures: { label: string; block: string; rewritten: string; declared: str
   {
     label: "functions are published at the start of the try block they now live in, classes after their body",
     block: "let n = 0\nfor (; n < 2; ) n++\nfunction f() {}\nclass C {}",
-    rewritten: "var f, C;(async (__rlm_g) => {var n = __rlm_g.n;try {__rlm_g[\"f\"] = f;;(n = 0);__rlm_g.n = n;\nfor (; n < 2; ) n++;__rlm_g.n = n;\nfunction f() {}\nclass C {};__rlm_g[\"C\"] = C;\n} finally {__rlm_g.n = n;}})",
+    rewritten: "var f, C;(async (__rlm_g) => {var n = __rlm_g.n;try {__rlm_g[\"f\"] = __rlm_fn$f();;(n = 0);__rlm_g.n = n;\nfor (; n < 2; ) n++;__rlm_g.n = n;\nfunction __rlm_fn$f() { function f() {} return f }\nclass C {};__rlm_g[\"C\"] = C;\n} finally {__rlm_g.n = n;}})",
     declared: ["n", "f", "C"],
     locals: ["n"],
   },
   {
-    label: "without locals, functions are published at the start and classes after their body",
+    label: "without locals, functions are published at the start (made by a hoisted function, so that the block's own name for each is the global) and classes after their body",
     block: "function f() {}\nclass C {}\nprint(f)",
-    rewritten: "var f, C;(async (__rlm_g) => {__rlm_g[\"f\"] = f;function f() {}\nclass C {};__rlm_g[\"C\"] = C;\nprint(f)\n})",
+    rewritten: "var f, C;(async (__rlm_g) => {__rlm_g[\"f\"] = __rlm_fn$f();function __rlm_fn$f() { function f() {} return f }\nclass C {};__rlm_g[\"C\"] = C;\nprint(f)\n})",
     declared: ["f", "C"],
     locals: [],
   },

@@ -57,6 +57,9 @@ describe("closures made in one block see later assignments", () => {
     { label: "an async closure resumes after an await and sees the assignment made meanwhile", blocks: ["const later = async () => { await null; return flag }", "let flag = 'a'\nconst pending = later()\nflag = 'b'\nprint(await pending)"], output: "b\n" },
     { label: "a callback run during an await sees values assigned before the await", blocks: ["let log = []; const note = () => log.push(stage)", "let stage = 1\nconst p = Promise.resolve().then(note)\nstage = 2\nawait p\nstage = 3\nnote()\nprint(log.join(' '))"], output: "2 3\n" },
     { label: "a closure that writes a variable, called from a loop", blocks: ["let hits = 0; const hit = () => { hits += 1 }", "for (let i = 0; i < 7; i++) hit()\nprint(hits)"], output: "7\n" },
+    { label: "a function calls a helper that a later block declares anew", blocks: ["function helper() { return 1 }\nfunction caller() { return helper() }", "function helper() { return 2 }", "print(caller(), helper())"], output: "2 2\n" },
+    { label: "a function calls a helper that a later block assigns", blocks: ["function helper() { return 1 }\nfunction caller() { return helper() }", "helper = () => 3", "print(caller())"], output: "3\n" },
+    { label: "a function of a later block is called by a closure of an earlier one", blocks: ["const run = () => step()", "function step() { return 'new' }\nprint(run())"], output: "new\n" },
   ]);
 });
 
@@ -73,6 +76,9 @@ describe("re-declaration across blocks", () => {
     { label: "a re-declared name reads its earlier value before the new declaration runs", blocks: ["let w = 1", "print(w)\nlet w = 2\nprint(w)"], output: "1\n2\n" },
     { label: "a function is usable before its declaration in the same block", blocks: ["print(early())\nfunction early() { return 'hoisted' }"], output: "hoisted\n" },
     { label: "a function calls a helper declared after it in the same block", blocks: ["const out = [1, 2].map(double)\nfunction double(n) { return helper(n) }\nfunction helper(n) { return n * 2 }\nprint(out)"], output: "[2, 4]\n" },
+    { label: "a top-level function keeps its name and its source text", blocks: ["async function load(a, b) { return a + b }\nfunction* pairs() { yield 1 }", "print(load.name, pairs.name, String(load), load.length)"], output: "load pairs async function load(a, b) { return a + b } 2\n" },
+    { label: "a recursive function calls itself", blocks: ["function fact(n) { return n <= 1 ? 1 : n * fact(n - 1) }", "print(fact(6))"], output: "720\n" },
+    { label: "a function named like a var below the top level shares that var", blocks: ["function g() { return 'fn' }\nif (false) { var g = 1 }\nprint(typeof g)"], output: "function\n" },
     { label: "a variable only assigned in a later block keeps the assignment", blocks: ["let count = 0", "for (let i = 0; i < 5; i++) count += 2", "print(count)"], output: "10\n" },
     { label: "destructuring re-declares every name", blocks: ["let a = 1, b = 2", "const [b2, a2] = [a, b]; let {a: b3, ...rest} = {a: 7, z: 8}", "print(a2, b2, b3, rest)"], output: "2 1 7 {z: 8}\n" },
     { label: "a top-level variable is a property of the global object", blocks: ["let g1 = 5\nprint(globalThis.g1)", "print(globalThis.g1 + 1)"], output: "6\n" },
