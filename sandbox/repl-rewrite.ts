@@ -179,13 +179,32 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
     }
   }
 
-  // Top-level functions made by a hoisted function of a reserved name (see FUNCTION_PREFIX); not one that a
-  // `var` below the top level also declares, which shares its binding in the block's function.
-  const made = new Set([...functions].filter((name) => !analysis.nestedVarNames.has(name)));
+  // Top-level functions made by a hoisted function of a reserved name (see FUNCTION_PREFIX). Not one whose name
+  // the block assigns (`fib = memo(fib)`, a function that replaces itself): declared in place, its own calls
+  // go through the name the block assigned. Not one that a `var` below the top level also declares, which shares
+  // its binding in the block's function; nor one named like a runtime or host global, which the block could not
+  // publish (those are read-only) and so keeps as its own local, as before.
+  const assigned = new Set([...analysis.writtenInFunctions, ...analysis.writes.flatMap((names) => [...names])]);
+  const unpublishable = new Set([...RUNTIME_GLOBALS, ...reserved]);
+  const made = new Set([...functions].filter((name) => !analysis.nestedVarNames.has(name) && !assigned.has(name) && !unpublishable.has(name)));
   const store = (names: Iterable<string>): string => [...names].map((name) => `${GLOBAL}.${name} = ${name};`).join("");
   let lastDirective = -1;
+  while (lastDirective + 1 < statements.length && (statements[lastDirective + 1] as { directive?: string }).directive !== undefined) lastDirective++;
+  const publish = statements
+    .filter((statement) => statement.type === "FunctionDeclaration" && statement.id)
+    .map((statement) => {
+      const name = (statement as { id: { name: string } }).id.name;
+      const value = made.has(name) ? `${FUNCTION_PREFIX}${name}()` : name;
+      return `${GLOBAL}[${JSON.stringify(name)}] = ${value};`;
+    })
+    .join("");
+  const load = locals.size > 0 ? `var ${[...locals].map((name) => `${name} = ${GLOBAL}.${name}`).join(", ")};try {` : "";
+  // Functions are published inside the try block, where their declarations now live (and are hoisted to).
+  // All of it goes after the directive prologue ("use strict"), so that it stays one; it is spliced in before
+  // the statements' edits, so that it comes first where the next statement starts right after the prologue.
+  const prologue = `${load}${publish}`;
+  if (prologue && lastDirective >= 0) splice.insert(statements[lastDirective]!.end, `;${prologue}`);
   for (const [index, statement] of statements.entries()) {
-    if (lastDirective === index - 1 && statement.type === "ExpressionStatement" && (statement as { directive?: string }).directive !== undefined) lastDirective = index;
     const stored = new Set<string>();
     if (statement.type === "VariableDeclaration") {
       rewriteDeclaration(statement, splice);
@@ -197,24 +216,11 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
       // Publish right after the class body, on the same line as its closing brace.
       splice.insert(statement.end, `;${GLOBAL}[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
     }
-    for (const name of analysis.writes[index] ?? []) if (locals.has(name)) stored.add(name);
+    for (const name of analysis.writes[index] ?? []) if (locals.has(name) || (functions.has(name) && !made.has(name))) stored.add(name);
     if (stored.size > 0) splice.insert(statement.end, `${code[statement.end - 1] === ";" ? "" : ";"}${store(stored)}`);
   }
 
   const globals = [...declared].filter((name) => !locals.has(name));
-  const publish = statements
-    .filter((statement) => statement.type === "FunctionDeclaration" && statement.id)
-    .map((statement) => {
-      const name = (statement as { id: { name: string } }).id.name;
-      const value = made.has(name) ? `${FUNCTION_PREFIX}${name}()` : name;
-      return `${GLOBAL}[${JSON.stringify(name)}] = ${value};`;
-    })
-    .join("");
-  const load = locals.size > 0 ? `var ${[...locals].map((name) => `${name} = ${GLOBAL}.${name}`).join(", ")};try {` : "";
-  // Functions are published inside the try block, where their declarations now live (and are hoisted to).
-  // All of it goes after the directive prologue ("use strict"), so that it stays one.
-  const prologue = `${load}${publish}`;
-  if (prologue && lastDirective >= 0) splice.insert(statements[lastDirective]!.end, `;${prologue}`);
   const prefix = `${globals.length ? `var ${globals.join(", ")};` : ""}(async (${GLOBAL_PARAM}) => {${lastDirective >= 0 ? "" : prologue}`;
   const body = splice.toString();
   // The closing line: it ends the try block whose finally stores the locals, then the function.

@@ -6,6 +6,8 @@ import { walk } from "estree-walker";
 export interface TopLevelAnalysis {
   /** Top-level names that functions and classes of this block refer to: they must stay on the global object, where the function will find them later. */
   readonly captured: ReadonlySet<string>;
+  /** Top-level names that functions and classes of this block assign. */
+  readonly writtenInFunctions: ReadonlySet<string>;
   /** For each top-level statement (same order as `program.body`), the top-level names it assigns outside functions. */
   readonly writes: readonly ReadonlySet<string>[];
   /** Indexes of the top-level statements that hold a loop outside functions: only there does a local pay off. */
@@ -35,6 +37,7 @@ export function analyzeTopLevel(program: Program): TopLevelAnalysis {
   // Ranges of the outermost functions and classes: code in them may run after the block.
   const closures: [number, number][] = [];
   const captured = new Set<string>();
+  const writtenInFunctions = new Set<string>();
   const finalVarNames = new Set<string>();
   let dynamicHere = false;
   let dynamicInFunctions = false;
@@ -76,8 +79,10 @@ export function analyzeTopLevel(program: Program): TopLevelAnalysis {
       // Resolved to a parameter, a block-scoped name or a function's own variable: not top-level.
       if (reference.resolved && reference.resolved.scope !== global) continue;
       const identifier = reference.identifier as unknown as AnyNode;
-      if (within(closures, identifier.start)) captured.add(identifier.name);
-      else if (reference.isWrite()) writes[indexOf(statements, identifier.start)]?.add(identifier.name);
+      if (within(closures, identifier.start)) {
+        captured.add(identifier.name);
+        if (reference.isWrite()) writtenInFunctions.add(identifier.name);
+      } else if (reference.isWrite()) writes[indexOf(statements, identifier.start)]?.add(identifier.name);
     }
   }
 
@@ -89,7 +94,7 @@ export function analyzeTopLevel(program: Program): TopLevelAnalysis {
       if ((definition.type === "Variable" || definition.type === "FunctionName") && !topLevel.has(declaration)) nestedVarNames.add(variable.name);
     }
   }
-  return { captured, writes, loops, nestedVarNames, finalVarNames, dynamicHere, dynamicInFunctions };
+  return { captured, writtenInFunctions, writes, loops, nestedVarNames, finalVarNames, dynamicHere, dynamicInFunctions };
 }
 
 /** True when `offset` falls inside one of the sorted, disjoint ranges. */

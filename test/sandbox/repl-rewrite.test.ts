@@ -64,6 +64,13 @@ const fixtures: { label: string; block: string; rewritten: string; declared: str
     locals: [],
   },
   {
+    label: "the prologue goes between a directive and a function that starts right after it",
+    block: "'use strict';function f() {}\nprint(f)",
+    rewritten: "var f;(async (__rlm_g) => {'use strict';;__rlm_g[\"f\"] = __rlm_fn$f();function __rlm_fn$f() { function f() {} return f }\nprint(f)\n})",
+    declared: ["f"],
+    locals: [],
+  },
+  {
     label: "top-level await stays inside the async body",
     block: "const x = await f();\nprint(x)",
     rewritten: "var x;(async (__rlm_g) => {;(x = await f());\nprint(x)\n})",
@@ -120,9 +127,9 @@ const fixtures: { label: string; block: string; rewritten: string; declared: str
     locals: ["other"],
   },
   {
-    label: "a nested var of a top-level function's name keeps the body out of a try block",
+    label: "a nested var of a top-level function's name keeps the body out of a try block, and what the block assigns to the name is stored",
     block: "let n = 0\nfor (; n < 1; ) n++\nfunction f() {}\nif (n) { var f = 2 }",
-    rewritten: "var n, f;(async (__rlm_g) => {__rlm_g[\"f\"] = f;;(n = 0)\nfor (; n < 1; ) n++\nfunction f() {}\nif (n) { var f = 2 }\n})",
+    rewritten: "var n, f;(async (__rlm_g) => {__rlm_g[\"f\"] = f;;(n = 0)\nfor (; n < 1; ) n++\nfunction f() {}\nif (n) { var f = 2 };__rlm_g.f = f;\n})",
     declared: ["n", "f"],
     locals: [],
   },
