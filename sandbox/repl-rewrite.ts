@@ -36,6 +36,9 @@ const GLOBAL = GLOBAL_PARAM;
 /** Globals the guest runtime defines; a block may shadow them in name only, never in a local. */
 const RUNTIME_GLOBALS = ["print", "console", "FINAL", "FINAL_VAR"];
 
+/** Built-in globals that cannot be assigned: a function of that name can only be its block's own. */
+const READ_ONLY_BUILT_INS = ["undefined", "NaN", "Infinity"];
+
 /**
  * What the rewrite knows of the blocks that ran before in the same isolate (see
  * {@link ReplState}); a block with no earlier blocks gets an empty one.
@@ -185,7 +188,11 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
   // its binding in the block's function; nor one named like a runtime or host global, which the block could not
   // publish (those are read-only) and so keeps as its own local, as before.
   const assigned = new Set([...analysis.writtenInFunctions, ...analysis.writes.flatMap((names) => [...names])]);
-  const unpublishable = new Set([...RUNTIME_GLOBALS, ...reserved]);
+  const unpublishable = new Set([...RUNTIME_GLOBALS, ...reserved, ...READ_ONLY_BUILT_INS]);
+  const classAt = new Map<string, number>();
+  statements.forEach((statement, index) => {
+    if (statement.type === "ClassDeclaration" && statement.id && !classAt.has(statement.id.name)) classAt.set(statement.id.name, index);
+  });
   const made = new Set([...functions].filter((name) => !analysis.nestedVarNames.has(name) && !assigned.has(name) && !unpublishable.has(name)));
   const store = (names: Iterable<string>): string => [...names].map((name) => `${GLOBAL}.${name} = ${name};`).join("");
   let lastDirective = -1;
@@ -216,7 +223,11 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
       // Publish right after the class body, on the same line as its closing brace.
       splice.insert(statement.end, `;${GLOBAL}[${JSON.stringify(statement.id.name)}] = ${statement.id.name};`);
     }
-    for (const name of analysis.writes[index] ?? []) if (locals.has(name) || (functions.has(name) && !made.has(name))) stored.add(name);
+    // A class's name is stored only from its declaration on: before it, reading it throws (an assignment there that
+    // did not run, or was caught, must not make the store throw).
+    for (const name of analysis.writes[index] ?? []) {
+      if (locals.has(name) || (functions.has(name) && !made.has(name) && !((classAt.get(name) ?? -1) > index))) stored.add(name);
+    }
     if (stored.size > 0) splice.insert(statement.end, `${code[statement.end - 1] === ";" ? "" : ";"}${store(stored)}`);
   }
 

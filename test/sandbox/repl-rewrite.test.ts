@@ -5,7 +5,7 @@ import { GuestSyntaxError, boundNames, parseGuest, toReplProgram, type ReplScope
 // Every rewrite keeps the block's line breaks where they were, and adds one closing line.
 const EARLIER: ReplScope = { declared: new Set(["count", "shared"]), captured: new Set(["shared"]), dynamic: false };
 
-const fixtures: { label: string; block: string; rewritten: string; declared: string[]; locals: string[]; scope?: ReplScope }[] = [
+const fixtures: { label: string; block: string; rewritten: string; declared: string[]; locals: string[]; scope?: ReplScope; reserved?: string[] }[] = [
   {
     label: "a const becomes an assignment to a global",
     block: "const x = 1;",
@@ -69,6 +69,14 @@ const fixtures: { label: string; block: string; rewritten: string; declared: str
     rewritten: "var f;(async (__rlm_g) => {'use strict';;__rlm_g[\"f\"] = __rlm_fn$f();function __rlm_fn$f() { function f() {} return f }\nprint(f)\n})",
     declared: ["f"],
     locals: [],
+  },
+  {
+    label: "a function named like a name the host defines stays declared in place, the block's own",
+    block: "function llm_query(p) { return p }\nprint(llm_query(1))",
+    rewritten: "var llm_query;(async (__rlm_g) => {__rlm_g[\"llm_query\"] = llm_query;function llm_query(p) { return p }\nprint(llm_query(1))\n})",
+    declared: ["llm_query"],
+    locals: [],
+    reserved: ["llm_query"],
   },
   {
     label: "top-level await stays inside the async body",
@@ -136,8 +144,8 @@ const fixtures: { label: string; block: string; rewritten: string; declared: str
 ];
 
 describe("toReplProgram", () => {
-  test.each(fixtures)("$label", ({ block, rewritten, declared, locals, scope }) => {
-    const program = toReplProgram(block, scope ? { scope } : {});
+  test.each(fixtures)("$label", ({ block, rewritten, declared, locals, scope, reserved }) => {
+    const program = toReplProgram(block, { ...(scope ? { scope } : {}), ...(reserved ? { reserved } : {}) });
     expect(program.code).toBe(rewritten);
     expect(program.declared).toEqual(declared);
     expect(program.locals).toEqual(locals);
