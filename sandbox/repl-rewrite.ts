@@ -22,8 +22,8 @@ export const GLOBAL_PARAM = `${RESERVED_PREFIX}_g`;
  * another function of that name. So `function f() {…}` becomes
  * `function __rlm_fn$f() { function f() {…} return f }`, published as `f = __rlm_fn$f()`: the
  * function keeps its name and its source text, and every reference to `f` outside it is to the
- * global. Inside it, `f` is its own binding (a function that assigns its own name, to replace
- * itself, replaces only that binding).
+ * global. Inside it, `f` is its own binding: a function whose name its block assigns (to wrap it,
+ * or one that replaces itself) is declared in place instead, so that its calls go through the name.
  */
 const FUNCTION_PREFIX = `${RESERVED_PREFIX}_fn$`;
 
@@ -197,8 +197,11 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
   const store = (names: Iterable<string>): string => [...names].map((name) => `${GLOBAL}.${name} = ${name};`).join("");
   let lastDirective = -1;
   while (lastDirective + 1 < statements.length && (statements[lastDirective + 1] as { directive?: string }).directive !== undefined) lastDirective++;
+  // A function named like a runtime or built-in global is not published: those are read-only (in strict code,
+  // trying throws). One named like a host name is, as before: a persistent global can be replaced.
+  const readOnly = new Set([...RUNTIME_GLOBALS, ...READ_ONLY_BUILT_INS]);
   const publish = statements
-    .filter((statement) => statement.type === "FunctionDeclaration" && statement.id)
+    .filter((statement) => statement.type === "FunctionDeclaration" && statement.id && !readOnly.has(statement.id.name))
     .map((statement) => {
       const name = (statement as { id: { name: string } }).id.name;
       const value = made.has(name) ? `${FUNCTION_PREFIX}${name}()` : name;
@@ -226,7 +229,7 @@ export function toReplProgram(code: string, { scope = EMPTY_SCOPE, reserved = []
     // A class's name is stored only from its declaration on: before it, reading it throws (an assignment there that
     // did not run, or was caught, must not make the store throw).
     for (const name of analysis.writes[index] ?? []) {
-      if (locals.has(name) || (functions.has(name) && !made.has(name) && !((classAt.get(name) ?? -1) > index))) stored.add(name);
+      if (locals.has(name) || (functions.has(name) && !made.has(name) && !unpublishable.has(name) && !((classAt.get(name) ?? -1) > index))) stored.add(name);
     }
     if (stored.size > 0) splice.insert(statement.end, `${code[statement.end - 1] === ";" ? "" : ";"}${store(stored)}`);
   }

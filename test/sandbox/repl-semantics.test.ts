@@ -86,6 +86,7 @@ describe("re-declaration across blocks", () => {
     { label: "a class a block assigns anew is the new value in later blocks", blocks: ["class K { static v = 1 }\nK = class { static v = 2 }", "print(K.v)"], output: "2\n" },
     { label: "an assignment to a class's name before its declaration that does not run", blocks: ["if (false) K = 1\ntry { K = 2 } catch { }\nclass K { static v = 1 }", "print(K.v)"], output: "1\n" },
     { label: "a function named like a read-only built-in is the block's own", blocks: ["function Infinity() { return 'mine' }\nprint(Infinity())"], output: "mine\n" },
+    { label: "a strict block assigns a function named like a runtime global", blocks: ["'use strict'\nfunction console() { return 1 }\nconsole = () => 2\nprint(console())"], output: "2\n" },
     { label: "a function named like a runtime global is the block's own", blocks: ["function console() { return 'mine' }\nprint(typeof console, console())"], output: "function mine\n" },
     { label: "a variable only assigned in a later block keeps the assignment", blocks: ["let count = 0", "for (let i = 0; i < 5; i++) count += 2", "print(count)"], output: "10\n" },
     { label: "destructuring re-declares every name", blocks: ["let a = 1, b = 2", "const [b2, a2] = [a, b]; let {a: b3, ...rest} = {a: 7, z: 8}", "print(a2, b2, b3, rest)"], output: "2 1 7 {z: 8}\n" },
