@@ -10,11 +10,6 @@ export interface FileShare {
   readonly indexes: Int32Array;
 }
 
-/** One worker's share. */
-export interface Part {
-  readonly share: FileShare;
-}
-
 /**
  * Splits the files into one share per worker (at most `workers`): each file goes to the worker
  * its path hashes to. The shares interleave across the whole list, so the matches of a search
@@ -25,20 +20,20 @@ export interface Part {
  * holds. Each share keeps the list's order. Shares are even in files, and in bytes only as far as
  * many files make them (the heaviest of four over 666 files held 1.23× the mean bytes).
  */
-export function partitionFiles(files: readonly SearchFile[], workers: number): Part[] {
+export function partitionFiles(files: readonly SearchFile[], workers: number): FileShare[] {
   const count = Math.max(1, Math.min(workers, files.length));
   const owners = new Uint16Array(files.length);
-  const sizes = new Array<number>(count).fill(0);
+  const lengths = new Array<number>(count).fill(0);
   if (count > 1) {
     for (let index = 0; index < files.length; index++) {
       const owner = pathHash(files[index]!.path) % count;
       owners[index] = owner;
-      sizes[owner]!++;
+      lengths[owner]!++;
     }
   } else {
-    sizes[0] = files.length;
+    lengths[0] = files.length;
   }
-  const shares = sizes.map((size) => ({ paths: new Array<string>(size), sizes: new Float64Array(size), mtimes: new Float64Array(size), indexes: new Int32Array(size) }));
+  const shares = lengths.map((length) => ({ paths: new Array<string>(length), sizes: new Float64Array(length), mtimes: new Float64Array(length), indexes: new Int32Array(length) }));
   const filled = new Array<number>(count).fill(0);
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
@@ -50,7 +45,7 @@ export function partitionFiles(files: readonly SearchFile[], workers: number): P
     share.mtimes[at] = file.mtimeMs;
     share.indexes[at] = index;
   }
-  return shares.map((share) => ({ share }));
+  return shares;
 }
 
 // FNV-1a over the path's UTF-16 code units, cheap and the same in every process, then mixed
@@ -64,8 +59,8 @@ function pathHash(path: string): number {
 }
 
 /** For each share, one flag per file: 1 where `learn` wants a filter of the file; `undefined` for a share with none. */
-export function learnFlags(files: readonly SearchFile[], parts: readonly Part[], learn: FilterSink): (Uint8Array | undefined)[] {
-  return parts.map(({ share }) => {
+export function learnFlags(files: readonly SearchFile[], shares: readonly FileShare[], learn: FilterSink): (Uint8Array | undefined)[] {
+  return shares.map((share) => {
     const flags = new Uint8Array(share.paths.length);
     let any = false;
     for (let index = 0; index < flags.length; index++) {

@@ -2,7 +2,7 @@ import { runsHere, ScanStopped, searchHere } from "./first-search.ts";
 import { fitsHere } from "./search-placement.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";
-import { learnFlags, partitionFiles, type FileShare, type Part } from "./search-shares.ts";
+import { learnFlags, partitionFiles, type FileShare } from "./search-shares.ts";
 import { CANCELLED, MAX_SEARCH_WORKERS, SearchTimeout, SearchWorkers, Stalled, type Reply } from "./search-workers.ts";
 import type { SearchFile } from "./text-scan.ts";
 import { deliverFilters, type FilterSink } from "./file-filters.ts";
@@ -54,7 +54,7 @@ export interface WorkerSearchRequest extends TextSearchRequest {
 export class TextSearchEngine {
   readonly #timeoutMs: number;
   readonly #workers: SearchWorkers;
-  #parts: { files: readonly SearchFile[]; parts: Part[] } | undefined;
+  #shares: { files: readonly SearchFile[]; shares: FileShare[] } | undefined;
   // True once the workers hold the files' texts (a search or a preload ran on them).
   #workersLoaded = false;
   #lastRanOn: "calling thread" | "workers" | undefined;
@@ -231,13 +231,13 @@ export class TextSearchEngine {
   // and which of its files to make filters of for `learn`.
   #sendShares(files: readonly SearchFile[], request: object, deadline: number, watchStalls: boolean, background = false, learn?: FilterSink): Promise<Reply[]> {
     // Files the workers read from disk: all of them before they hold the texts, and a new list's new or changed ones after.
-    const newList = this.#parts?.files !== files;
-    const parts = this.#partition(files);
-    const flags = learn && (!this.#workersLoaded || newList) ? learnFlags(files, parts, learn) : [];
+    const newList = this.#shares?.files !== files;
+    const shares = this.#partition(files);
+    const flags = learn && (!this.#workersLoaded || newList) ? learnFlags(files, shares, learn) : [];
     return this.#workers.send(
-      parts.length,
+      shares.length,
       (slot, index) => {
-        const { share } = parts[index]!;
+        const share = shares[index]!;
         const sendShare = slot.share !== share;
         slot.share = share;
         return { ...request, ...(sendShare ? { share } : {}), ...(flags[index] ? { learn: flags[index] } : {}) };
@@ -284,9 +284,9 @@ export class TextSearchEngine {
   }
 
   // One share of the files per worker (see search-shares.ts), kept while the list is the same.
-  #partition(files: readonly SearchFile[]): Part[] {
-    if (this.#parts?.files !== files) this.#parts = { files, parts: partitionFiles(files, this.#workers.count) };
-    return this.#parts.parts;
+  #partition(files: readonly SearchFile[]): FileShare[] {
+    if (this.#shares?.files !== files) this.#shares = { files, shares: partitionFiles(files, this.#workers.count) };
+    return this.#shares.shares;
   }
 }
 

@@ -39,12 +39,12 @@ describe("sharing the files out and merging the matches", () => {
       fc.assert(
         fc.property(repository, fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 50 }), (files, workers, limit) => {
           const list = files.map(({ file }) => file);
-          const parts = partitionFiles(list, workers);
-          expect(parts.length).toBe(Math.max(1, Math.min(workers, list.length)));
+          const shares = partitionFiles(list, workers);
+          expect(shares.length).toBe(Math.max(1, Math.min(workers, list.length)));
           // Every file in exactly one share, each share in the list's order, with the file's own size and mtime.
-          const seen = parts.flatMap(({ share }) => [...share.indexes]).sort((a, b) => a - b);
+          const seen = shares.flatMap((share) => [...share.indexes]).sort((a, b) => a - b);
           expect(seen).toEqual(list.map((_, index) => index));
-          for (const { share } of parts) {
+          for (const share of shares) {
             expect([...share.indexes]).toEqual([...share.indexes].sort((a, b) => a - b));
             share.indexes.forEach((index, at) => {
               expect(share.paths[at]).toBe(list[index]!.path);
@@ -52,7 +52,7 @@ describe("sharing the files out and merging the matches", () => {
               expect(share.mtimes[at]).toBe(list[index]!.mtimeMs);
             });
           }
-          const merged = mergeMatches(list, parts.map(({ share }) => reply(files, share.indexes, limit + 1)), limit);
+          const merged = mergeMatches(list, shares.map((share) => reply(files, share.indexes, limit + 1)), limit);
           const all = files.flatMap(({ file, lines }) => lines.map((line) => [file.path, line, 1, `${file.path}:${line}`] as const));
           expect(merged.build((path, line, column, text) => [path, line, column, text] as const)).toEqual(all.slice(0, limit));
           expect(merged.truncated).toBe(all.length > limit);
@@ -68,7 +68,7 @@ describe("sharing the files out and merging the matches", () => {
     const files = Array.from({ length: 400 }, (_, index) => ({ path: `pkg${index % 7}/module${index}.py`, size: 1000 + index, mtimeMs: index }));
     const ownerIn = (list: SearchFile[]) => {
       const owners = new Map<string, number>();
-      partitionFiles(list, 2).forEach(({ share }, worker) => share.paths.forEach((path) => owners.set(path, worker)));
+      partitionFiles(list, 2).forEach((share, worker) => share.paths.forEach((path) => owners.set(path, worker)));
       return owners;
     };
     const whole = ownerIn(files);
