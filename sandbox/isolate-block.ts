@@ -120,13 +120,16 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     const watchdog = watchBlock(live, { timeoutMs: this.#timeoutMs, maxHostWaitMs: this.#maxHostWaitMs }, block, started);
     let outcome: unknown;
     let failure: { error: unknown } | undefined;
+    let leftAsItEnded: Promise<ivm.HeapStatistics | undefined> = Promise.resolve(undefined);
     const runBlock = async (): Promise<unknown> => {
       // Results of host calls that arrived between blocks run now, under this block's watchdog.
       for (const [id, json] of live.queued.splice(0)) this.#settle(live, id, json);
       const body = (await script.run(live.context, { reference: true, release: true })) as ivm.Reference;
       let result: unknown;
       try {
-        result = await live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } });
+        const running = live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } });
+        leftAsItEnded = heapAsTheRunEnds(live, running);
+        result = await running;
       } finally {
         if (!live.isolate.isDisposed) body.release();
       }
@@ -171,8 +174,11 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
     }
     // What the block kept can be over the limit without V8 noticing yet; it would dispose the isolate later, between blocks.
-    const kept = await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
-    if (kept && kept.externally_allocated_size > 0 && kept.used_heap_size + kept.externally_allocated_size > live.limitMb * MB) {
+    // The heap as the block's run ended holds at most that much more (its garbage): when it is within the limit, so is
+    // what the block kept, and a collection V8 scheduled right after the block runs while the caller has its result.
+    const ended = await answerWithin(live, leftAsItEnded, CHECK_WITHIN_MS).catch(() => undefined);
+    const kept = ended && !overLimit(ended, live) ? ended : await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
+    if (kept && overExternal(kept, live)) {
       // ArrayBuffers too: isolated-vm checks heap plus ArrayBuffers against the limit, after a full
       // collection, whenever something compiles. Let it decide now, not when the next block compiles.
       await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
@@ -181,7 +187,7 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       await this.#host.renew();
       return finish({ kind: "memory", name: "RangeError", message: `the sandbox stopped answering after the block (collecting what it left in variables, most likely) and was restarted (keep counts, slices or summaries instead of large data)` }, true);
     }
-    if (live.isolate.isDisposed || live.lost || (kept && kept.used_heap_size > kept.heap_size_limit)) {
+    if (live.isolate.isDisposed || live.lost || (kept && overHeap(kept))) {
       await this.#host.renew();
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)` }, true);
     }
@@ -264,4 +270,37 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       .finally(() => live.settling.delete(settling));
     live.settling.add(settling);
   }
+}
+
+/**
+ * The isolate's heap statistics as the block's run ended, asked for right after the run
+ * was: the isolate answers in order, so they are taken before any task V8 posted while
+ * the block ran (a scavenge of what it made, started when the young generation filled).
+ * Undefined when they came before the run's result, so the block went on in later tasks
+ * (awaiting host functions), or when the isolate did not answer.
+ */
+function heapAsTheRunEnds(live: Live, running: Promise<unknown>): Promise<ivm.HeapStatistics | undefined> {
+  let ended = false;
+  void running.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  return live.isolate.getHeapStatistics().then(
+    (stats) => (ended ? stats : undefined),
+    () => undefined,
+  );
+}
+
+// Over the heap's own limit: the block kept more than the isolate may hold.
+function overHeap(stats: ivm.HeapStatistics): boolean {
+  return stats.used_heap_size > stats.heap_size_limit;
+}
+
+// ArrayBuffers count too: isolated-vm checks heap plus ArrayBuffers against the limit.
+function overExternal(stats: ivm.HeapStatistics, live: Live): boolean {
+  return stats.externally_allocated_size > 0 && stats.used_heap_size + stats.externally_allocated_size > live.limitMb * MB;
+}
+
+function overLimit(stats: ivm.HeapStatistics, live: Live): boolean {
+  return overHeap(stats) || overExternal(stats, live);
 }

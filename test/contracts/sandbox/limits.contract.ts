@@ -122,6 +122,18 @@ export function limits({ open, test }: ContractKit): void {
       expect(results[2].final).toEqual({ value: "kept" });
     });
 
+    test.for([
+      { label: "in one run", code: "globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))" },
+      { label: "after awaiting a host function", code: "await later(5); globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))" },
+    ])("a block that keeps more than the limit $label is told so itself, and the next block runs", async ({ code }) => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
+      await sandbox.exposeFunction("later", (ms) => new Promise((resolve) => setTimeout(() => resolve(ms), ms as number)));
+      const result = await sandbox.execute(code);
+      expect(result.error?.kind).toBe("memory");
+      expect(result.error?.message).toMatch(/memory limit of \d+ MB/);
+      expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
+    });
+
     test("a persistent value that does not fit in its room is refused, and the sandbox keeps working", async () => {
       const sandbox = await open({ timeoutMs: 10_000, memoryLimitMb: 16 });
       await sandbox.setPersistentGlobal("context", "small");
