@@ -6,7 +6,7 @@ export const HOST_CALLBACKS = {
 } as const;
 
 /** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
-export const RUNTIME_ENTRY_POINTS = ["run", "settle", "expose", "stub", "setGlobal"] as const;
+export const RUNTIME_ENTRY_POINTS = ["run", "quiet", "settle", "expose", "stub", "setGlobal"] as const;
 
 /**
  * Source of the guest runtime, evaluated once in every fresh context. It evaluates
@@ -50,6 +50,19 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   let finished = false;
   const pending = create(null);
   let nextCallId = 0;
+  // For quiet(): whether a run is under way, the host calls started before it, and whether guest code ever
+  // registered with a FinalizationRegistry (whose callbacks run in tasks of their own, after the block).
+  let running = false;
+  let callsBeforeRun = 0;
+  let registered = false;
+  const apply = Reflect.apply;
+  if (typeof G.FinalizationRegistry === "function") {
+    const register = G.FinalizationRegistry.prototype.register;
+    defineProperty(G.FinalizationRegistry.prototype, "register", {
+      value: { register(...args) { registered = true; return apply(register, this, args); } }.register,
+      writable: true, enumerable: false, configurable: true,
+    });
+  }
 
   const define = (name, value) =>
     defineProperty(G, name, { value, writable: false, configurable: false, enumerable: false });
@@ -181,12 +194,24 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       outputOpen = true;
       outputRoom = maxOutputChars;
       finished = false;
+      running = true;
+      callsBeforeRun = nextCallId;
       try {
         await body(G);
         return undefined;
       } catch (error) {
         return describe(error);
+      } finally {
+        running = false;
       }
+    },
+    /**
+     * True when the last run has ended and nothing it started can run after it: it started no host
+     * call (whose result would be delivered in a later task) and no FinalizationRegistry was ever
+     * registered with. Called right after a run, it answers in the task that follows the run's.
+     */
+    quiet() {
+      return !running && nextCallId === callsBeforeRun && !registered;
     },
     settle(id, json) {
       const call = pending[id];

@@ -120,7 +120,7 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     const watchdog = watchBlock(live, { timeoutMs: this.#timeoutMs, maxHostWaitMs: this.#maxHostWaitMs }, block, started);
     let outcome: unknown;
     let failure: { error: unknown } | undefined;
-    let leftAsItEnded: Promise<ivm.HeapStatistics | undefined> = Promise.resolve(undefined);
+    let heapAtRunEnd: Promise<ivm.HeapStatistics | undefined> = Promise.resolve(undefined);
     const runBlock = async (): Promise<unknown> => {
       // Results of host calls that arrived between blocks run now, under this block's watchdog.
       for (const [id, json] of live.queued.splice(0)) this.#settle(live, id, json);
@@ -128,7 +128,7 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       let result: unknown;
       try {
         const running = live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } });
-        leftAsItEnded = heapAsTheRunEnds(live, running);
+        heapAtRunEnd = heapAsTheRunEnds(live);
         result = await running;
       } finally {
         if (!live.isolate.isDisposed) body.release();
@@ -174,11 +174,12 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
     }
     // What the block kept can be over the limit without V8 noticing yet; it would dispose the isolate later, between blocks.
-    // The heap as the block's run ended holds at most that much more (its garbage): when it is within the limit, so is
-    // what the block kept, and a collection V8 scheduled right after the block runs while the caller has its result.
-    const ended = await answerWithin(live, leftAsItEnded, CHECK_WITHIN_MS).catch(() => undefined);
-    const kept = ended && !overLimit(ended, live) ? ended : await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
-    if (kept && overExternal(kept, live)) {
+    // The heap as a quiet block's run ended is what the block kept plus its garbage: when that is within the limits, what
+    // it kept is too, and the caller gets the result while the isolate runs the collection V8 scheduled during the block.
+    // Otherwise the heap is read again, after that collection.
+    const atRunEnd = await answerWithin(live, heapAtRunEnd, CHECK_WITHIN_MS).catch(() => undefined);
+    const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
+    if (kept && overHeapAndBuffers(kept, live)) {
       // ArrayBuffers too: isolated-vm checks heap plus ArrayBuffers against the limit, after a full
       // collection, whenever something compiles. Let it decide now, not when the next block compiles.
       await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
@@ -274,19 +275,17 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
 
 /**
  * The isolate's heap statistics as the block's run ended, asked for right after the run
- * was: the isolate answers in order, so they are taken before any task V8 posted while
- * the block ran (a scavenge of what it made, started when the young generation filled).
- * Undefined when they came before the run's result, so the block went on in later tasks
- * (awaiting host functions), or when the isolate did not answer.
+ * was started. The isolate runs the host's requests in order, so it answers them in the
+ * tasks that follow the run's, before any task V8 posted while the block ran (a scavenge
+ * of what it made, started when the young generation filled). Undefined unless the guest
+ * runtime, asked in between, says the block was quiet: its run ended in its own task and
+ * it left nothing to run later (see the runtime's `quiet`); or when the isolate went away.
  */
-function heapAsTheRunEnds(live: Live, running: Promise<unknown>): Promise<ivm.HeapStatistics | undefined> {
-  let ended = false;
-  void running.then(
-    () => (ended = true),
-    () => (ended = true),
-  );
-  return live.isolate.getHeapStatistics().then(
-    (stats) => (ended ? stats : undefined),
+function heapAsTheRunEnds(live: Live): Promise<ivm.HeapStatistics | undefined> {
+  const quiet = live.runtime.quiet.apply(undefined, [], { result: { copy: true } });
+  const stats = live.isolate.getHeapStatistics();
+  return Promise.all([quiet, stats]).then(
+    ([isQuiet, heap]) => (isQuiet === true ? heap : undefined),
     () => undefined,
   );
 }
@@ -296,11 +295,11 @@ function overHeap(stats: ivm.HeapStatistics): boolean {
   return stats.used_heap_size > stats.heap_size_limit;
 }
 
-// ArrayBuffers count too: isolated-vm checks heap plus ArrayBuffers against the limit.
-function overExternal(stats: ivm.HeapStatistics, live: Live): boolean {
+// The heap and ArrayBuffers together over the memory limit, as isolated-vm counts them.
+function overHeapAndBuffers(stats: ivm.HeapStatistics, live: Live): boolean {
   return stats.externally_allocated_size > 0 && stats.used_heap_size + stats.externally_allocated_size > live.limitMb * MB;
 }
 
 function overLimit(stats: ivm.HeapStatistics, live: Live): boolean {
-  return overHeap(stats) || overExternal(stats, live);
+  return overHeap(stats) || overHeapAndBuffers(stats, live);
 }

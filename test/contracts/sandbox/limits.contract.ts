@@ -125,12 +125,29 @@ export function limits({ open, test }: ContractKit): void {
     test.for([
       { label: "in one run", code: "globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))" },
       { label: "after awaiting a host function", code: "await later(5); globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))" },
+      // The run ends in its first task; the host function's result arrives while it still runs, and its callback runs after it.
+      { label: "in a host function's callback", code: "later(0).then(() => { globalThis.keep = [new ArrayBuffer(50 * 2 ** 20), new Array(2e6).fill(0.5)] }); const end = Date.now() + 50; while (Date.now() < end);" },
+      // The collection the failed allocation forces finds the registered object dead; its callback runs in a task of its own.
+      {
+        label: "in a FinalizationRegistry callback",
+        code: "const fr = new FinalizationRegistry(() => { globalThis.keep = [new ArrayBuffer(50 * 2 ** 20), new Array(2e6).fill(0.5)] }); (() => fr.register({}, 0))(); globalThis.fr = fr; try { new ArrayBuffer(200 * 2 ** 20) } catch {}",
+      },
     ])("a block that keeps more than the limit $label is told so itself, and the next block runs", async ({ code }) => {
       const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
       await sandbox.exposeFunction("later", (ms) => new Promise((resolve) => setTimeout(() => resolve(ms), ms as number)));
       const result = await sandbox.execute(code);
       expect(result.error?.kind).toBe("memory");
       expect(result.error?.message).toMatch(/memory limit of \d+ MB/);
+      expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
+    });
+
+    test("a block that awaits an earlier block's host call, then keeps more than the limit, is told so itself", async () => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
+      await sandbox.exposeFunction("later", (ms) => new Promise((resolve) => setTimeout(() => resolve(ms), ms as number)));
+      expect((await sandbox.execute("globalThis.pending = later(200)")).error).toBeUndefined();
+      // This block starts no host call of its own; its run ends in the task that delivers the earlier call's result.
+      const result = await sandbox.execute("await pending; globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))");
+      expect(result.error?.kind).toBe("memory");
       expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
     });
 
