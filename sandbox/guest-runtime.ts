@@ -59,7 +59,7 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   if (typeof G.FinalizationRegistry === "function") {
     const register = G.FinalizationRegistry.prototype.register;
     defineProperty(G.FinalizationRegistry.prototype, "register", {
-      value: { register(...args) { registered = true; return apply(register, this, args); } }.register,
+      value: { register(target, heldValue) { registered = true; return apply(register, this, arguments); } }.register,
       writable: true, enumerable: false, configurable: true,
     });
   }
