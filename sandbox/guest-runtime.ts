@@ -206,12 +206,15 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       }
     },
     /**
-     * True when the last run has ended and nothing it started can run after it: it started no host
-     * call (whose result would be delivered in a later task) and no FinalizationRegistry was ever
-     * registered with. Called right after a run, it answers in the task that follows the run's.
+     * True when the last run has ended and no guest code can run before the next one: no host call
+     * is pending (its result, and the callbacks on it, would come in a later task), whichever block
+     * started it, and no FinalizationRegistry was ever registered with (its callbacks run in tasks of
+     * their own). Called right after a run, it answers in the task that follows the run's.
      */
     quiet() {
-      return !running && nextCallId === callsBeforeRun && !registered;
+      if (running || nextCallId !== callsBeforeRun || registered) return false;
+      for (const id in pending) return false;
+      return true;
     },
     settle(id, json) {
       const call = pending[id];

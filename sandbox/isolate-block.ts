@@ -168,34 +168,43 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       const overran = stopped === "timeout" ? ` after running past its time limit of ${this.#timeoutMs} ms` : "";
       return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#host.memoryLimit()} MB${overran} and was stopped` }, true);
     }
-    if (failure) {
-      const error = failure.error as Error | undefined;
-      const name = typeof error?.name === "string" ? error.name : "Error";
-      return finish({ kind: "runtime", name, message: redactHostPaths(String(error?.message ?? error)), ...locate(String(error?.stack ?? ""), filename, program) });
-    }
-    // What the block kept can be over the limit without V8 noticing yet; it would dispose the isolate later, between blocks.
-    // The heap as a quiet block's run ended is what the block kept plus its garbage: when that is within the limits, what
-    // it kept is too, and the caller gets the result while the isolate runs the collection V8 scheduled during the block.
-    // Otherwise the heap is read again, after that collection.
-    const atRunEnd = await answerWithin(live, heapAtRunEnd, CHECK_WITHIN_MS).catch(() => undefined);
-    const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
-    if (kept && overHeapAndBuffers(kept, live)) {
-      // ArrayBuffers too: isolated-vm checks heap plus ArrayBuffers against the limit, after a full
-      // collection, whenever something compiles. Let it decide now, not when the next block compiles.
-      await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
-    }
-    if (live.lost === "stuck") {
+    // What the block kept is checked whether it ended well or not (a rejection it left unhandled fails it, say).
+    const memory = await this.#keptOverLimit(live, heapAtRunEnd);
+    const error = failure?.error as Error | undefined;
+    const failed = failure && { name: typeof error?.name === "string" ? error.name : "Error", message: redactHostPaths(String(error?.message ?? error)) };
+    if (memory) {
       await this.#host.renew();
-      return finish({ kind: "memory", name: "RangeError", message: `the sandbox stopped answering after the block (collecting what it left in variables, most likely) and was restarted (keep counts, slices or summaries instead of large data)` }, true);
+      if (memory === "stuck") {
+        return finish({ kind: "memory", name: "RangeError", message: `the sandbox stopped answering after the block (collecting what it left in variables, most likely) and was restarted (keep counts, slices or summaries instead of large data)` }, true);
+      }
+      const alsoFailed = failed ? ` (it had also failed: ${failed.name}: ${failed.message})` : "";
+      return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)${alsoFailed}` }, true);
     }
-    if (live.isolate.isDisposed || live.lost || (kept && overHeap(kept))) {
-      await this.#host.renew();
-      return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)` }, true);
-    }
+    if (failed) return finish({ kind: "runtime", ...failed, ...locate(String(error?.stack ?? ""), filename, program) });
     const thrown = readOutcome(outcome);
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
     if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });
     return finish();
+  }
+
+  /**
+   * Whether what a block kept is over the memory limit (`over`), or its isolate stopped answering
+   * while the host looked (`stuck`). What it kept can be over the limit without V8 noticing yet,
+   * which would dispose the isolate later, between blocks. The heap as a quiet block's run ended
+   * (`heapAtRunEnd`) is what the block kept plus its garbage: when that is within the limits, what
+   * it kept is too, and the caller gets the result while the isolate runs the collection V8
+   * scheduled during the block. Otherwise the heap is read again, after that collection.
+   */
+  async #keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapStatistics | undefined>): Promise<"over" | "stuck" | undefined> {
+    const atRunEnd = await answerWithin(live, heapAtRunEnd, CHECK_WITHIN_MS).catch(() => undefined);
+    const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
+    if (kept && overHeapAndBuffers(kept, live)) {
+      // isolated-vm checks heap plus ArrayBuffers against the limit, after a full collection,
+      // whenever something compiles. Let it decide now, not when the next block compiles.
+      await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
+    }
+    if (live.lost === "stuck") return "stuck";
+    return live.isolate.isDisposed || live.lost || (kept && overHeap(kept)) ? "over" : undefined;
   }
 
   /** Adds printed text to the running block's output; returns false once its output is closed (cut, or after FINAL, or no block runs). */
@@ -278,8 +287,9 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
  * was started. The isolate runs the host's requests in order, so it answers them in the
  * tasks that follow the run's, before any task V8 posted while the block ran (a scavenge
  * of what it made, started when the young generation filled). Undefined unless the guest
- * runtime, asked in between, says the block was quiet: its run ended in its own task and
- * it left nothing to run later (see the runtime's `quiet`); or when the isolate went away.
+ * runtime, asked in between, says the block was quiet: its run ended in its own task and no
+ * guest code can run before the next block (no host call pending, no FinalizationRegistry
+ * callback possible; see the runtime's `quiet`); undefined too when the isolate went away.
  */
 function heapAsTheRunEnds(live: Live): Promise<ivm.HeapStatistics | undefined> {
   const quiet = live.runtime.quiet.apply(undefined, [], { result: { copy: true } });

@@ -151,6 +151,25 @@ export function limits({ open, test }: ContractKit): void {
       expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
     });
 
+    test("a block during which an earlier block's host call settles, and its callback keeps more than the limit, is told so itself", async () => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
+      await sandbox.exposeFunction("later", (ms) => new Promise((resolve) => setTimeout(() => resolve(ms), ms as number)));
+      const started = await sandbox.execute("later(100).then(() => { globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5)) }); 0");
+      expect(started.error).toBeUndefined();
+      // This block starts nothing; the earlier call's result arrives while it runs, and its callback runs after its run.
+      const busy = await sandbox.execute("const end = Date.now() + 400; while (Date.now() < end);");
+      expect(busy.error?.kind).toBe("memory");
+      expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
+    });
+
+    test("a block that fails with a rejection it left unhandled, and keeps more than the limit, is told both", async () => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
+      const result = await sandbox.execute('globalThis.rejected = Promise.reject(new Error("left unhandled")); globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))');
+      expect(result.error?.kind).toBe("memory");
+      expect(result.error?.message).toMatch(/memory limit of \d+ MB.*left unhandled/);
+      expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
+    });
+
     test("a persistent value that does not fit in its room is refused, and the sandbox keeps working", async () => {
       const sandbox = await open({ timeoutMs: 10_000, memoryLimitMb: 16 });
       await sandbox.setPersistentGlobal("context", "small");
