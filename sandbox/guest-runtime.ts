@@ -6,7 +6,7 @@ export const HOST_CALLBACKS = {
 } as const;
 
 /** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
-export const RUNTIME_ENTRY_POINTS = ["run", "quiet", "settle", "expose", "stub", "setGlobal"] as const;
+export const RUNTIME_ENTRY_POINTS = ["run", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
 
 /**
  * Source of the guest runtime, evaluated once in every fresh context. It evaluates
@@ -50,10 +50,11 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   let finished = false;
   const pending = create(null);
   let nextCallId = 0;
-  // For quiet(): whether a run is under way, the host calls started before it, and whether guest code ever
-  // registered with a FinalizationRegistry (whose callbacks run in tasks of their own, after the block).
-  let running = false;
-  let callsBeforeRun = 0;
+  // For quiet() and ended(): the runs under way (one that failed for the host may go on after an await),
+  // the host waiting for them to end, and whether guest code ever registered with a FinalizationRegistry
+  // (whose callbacks run in tasks of their own, after the block).
+  let runsUnderway = 0;
+  let onEnded;
   let registered = false;
   const apply = Reflect.apply;
   if (typeof G.FinalizationRegistry === "function") {
@@ -194,27 +195,34 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       outputOpen = true;
       outputRoom = maxOutputChars;
       finished = false;
-      running = true;
-      callsBeforeRun = nextCallId;
+      runsUnderway++;
       try {
         await body(G);
         return undefined;
       } catch (error) {
         return describe(error);
       } finally {
-        running = false;
+        if (--runsUnderway === 0 && onEnded) {
+          const resolve = onEnded;
+          onEnded = undefined;
+          resolve();
+        }
       }
     },
     /**
-     * True when the last run has ended and no guest code can run before the next one: no host call
-     * is pending (its result, and the callbacks on it, would come in a later task), whichever block
+     * True when no run is under way and no guest code can run before the next one: no host call is
+     * pending (its result, and the callbacks on it, would come in a later task), whichever block
      * started it, and no FinalizationRegistry was ever registered with (its callbacks run in tasks of
      * their own). Called right after a run, it answers in the task that follows the run's.
      */
     quiet() {
-      if (running || nextCallId !== callsBeforeRun || registered) return false;
+      if (runsUnderway > 0 || registered) return false;
       for (const id in pending) return false;
       return true;
+    },
+    /** Undefined when no run is under way, else a promise resolved when the last one ends. */
+    ended() {
+      return runsUnderway === 0 ? undefined : new PromiseOf((resolve) => { onEnded = resolve; });
     },
     settle(id, json) {
       const call = pending[id];

@@ -12,9 +12,8 @@ import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrit
 import { redactHostPaths } from "./redact.ts";
 import { answerWithin, CHECK_WITHIN_MS, type Live, type LiveCallbacks } from "./live-isolate.ts";
 import { watchBlock } from "./watchdog.ts";
+import { heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
-
-const MB = 1024 * 1024;
 
 interface BlockState {
   output: string;
@@ -126,15 +125,22 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       for (const [id, json] of live.queued.splice(0)) this.#settle(live, id, json);
       const body = (await script.run(live.context, { reference: true, release: true })) as ivm.Reference;
       let result: unknown;
+      let failed: { error: unknown } | undefined;
       try {
         const running = live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } });
         heapAtRunEnd = heapAsTheRunEnds(live);
         result = await running;
+      } catch (error) {
+        // isolated-vm fails a run whose task leaves a rejection unhandled, but the block's body may go on after
+        // an await: it is still this block's, under its watchdog, until it ends.
+        failed = { error };
+        await live.runtime.ended.apply(undefined, [], { result: { promise: true } }).catch(() => undefined);
       } finally {
         if (!live.isolate.isDisposed) body.release();
       }
       // Callbacks of host calls that are being settled belong to this block.
       while (live.settling.size > 0) await Promise.all([...live.settling]);
+      if (failed) throw failed.error;
       return result;
     };
     try {
@@ -169,9 +175,10 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#host.memoryLimit()} MB${overran} and was stopped` }, true);
     }
     // What the block kept is checked whether it ended well or not (a rejection it left unhandled fails it, say).
-    const memory = await this.#keptOverLimit(live, heapAtRunEnd);
+    const memory = await keptOverLimit(live, heapAtRunEnd);
     const error = failure?.error as Error | undefined;
-    const failed = failure && { name: typeof error?.name === "string" ? error.name : "Error", message: redactHostPaths(String(error?.message ?? error)) };
+    const thrown = failure ? undefined : readOutcome(outcome);
+    const failed = failure ? { name: typeof error?.name === "string" ? error.name : "Error", message: redactHostPaths(String(error?.message ?? error)) } : thrown;
     if (memory) {
       await this.#host.renew();
       if (memory === "stuck") {
@@ -180,31 +187,10 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       const alsoFailed = failed ? ` (it had also failed: ${failed.name}: ${failed.message})` : "";
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)${alsoFailed}` }, true);
     }
-    if (failed) return finish({ kind: "runtime", ...failed, ...locate(String(error?.stack ?? ""), filename, program) });
-    const thrown = readOutcome(outcome);
+    if (failure) return finish({ kind: "runtime", name: failed!.name, message: failed!.message, ...locate(String(error?.stack ?? ""), filename, program) });
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
     if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });
     return finish();
-  }
-
-  /**
-   * Whether what a block kept is over the memory limit (`over`), or its isolate stopped answering
-   * while the host looked (`stuck`). What it kept can be over the limit without V8 noticing yet,
-   * which would dispose the isolate later, between blocks. The heap as a quiet block's run ended
-   * (`heapAtRunEnd`) is what the block kept plus its garbage: when that is within the limits, what
-   * it kept is too, and the caller gets the result while the isolate runs the collection V8
-   * scheduled during the block. Otherwise the heap is read again, after that collection.
-   */
-  async #keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapStatistics | undefined>): Promise<"over" | "stuck" | undefined> {
-    const atRunEnd = await answerWithin(live, heapAtRunEnd, CHECK_WITHIN_MS).catch(() => undefined);
-    const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
-    if (kept && overHeapAndBuffers(kept, live)) {
-      // isolated-vm checks heap plus ArrayBuffers against the limit, after a full collection,
-      // whenever something compiles. Let it decide now, not when the next block compiles.
-      await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
-    }
-    if (live.lost === "stuck") return "stuck";
-    return live.isolate.isDisposed || live.lost || (kept && overHeap(kept)) ? "over" : undefined;
   }
 
   /** Adds printed text to the running block's output; returns false once its output is closed (cut, or after FINAL, or no block runs). */
@@ -280,36 +266,4 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       .finally(() => live.settling.delete(settling));
     live.settling.add(settling);
   }
-}
-
-/**
- * The isolate's heap statistics as the block's run ended, asked for right after the run
- * was started. The isolate runs the host's requests in order, so it answers them in the
- * tasks that follow the run's, before any task V8 posted while the block ran (a scavenge
- * of what it made, started when the young generation filled). Undefined unless the guest
- * runtime, asked in between, says the block was quiet: its run ended in its own task and no
- * guest code can run before the next block (no host call pending, no FinalizationRegistry
- * callback possible; see the runtime's `quiet`); undefined too when the isolate went away.
- */
-function heapAsTheRunEnds(live: Live): Promise<ivm.HeapStatistics | undefined> {
-  const quiet = live.runtime.quiet.apply(undefined, [], { result: { copy: true } });
-  const stats = live.isolate.getHeapStatistics();
-  return Promise.all([quiet, stats]).then(
-    ([isQuiet, heap]) => (isQuiet === true ? heap : undefined),
-    () => undefined,
-  );
-}
-
-// Over the heap's own limit: the block kept more than the isolate may hold.
-function overHeap(stats: ivm.HeapStatistics): boolean {
-  return stats.used_heap_size > stats.heap_size_limit;
-}
-
-// The heap and ArrayBuffers together over the memory limit, as isolated-vm counts them.
-function overHeapAndBuffers(stats: ivm.HeapStatistics, live: Live): boolean {
-  return stats.externally_allocated_size > 0 && stats.used_heap_size + stats.externally_allocated_size > live.limitMb * MB;
-}
-
-function overLimit(stats: ivm.HeapStatistics, live: Live): boolean {
-  return overHeap(stats) || overHeapAndBuffers(stats, live);
 }

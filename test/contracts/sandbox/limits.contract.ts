@@ -126,7 +126,7 @@ export function limits({ open, test }: ContractKit): void {
       { label: "in one run", code: "globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))" },
       { label: "after awaiting a host function", code: "await later(5); globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))" },
       // The run ends in its first task; the host function's result arrives while it still runs, and its callback runs after it.
-      { label: "in a host function's callback", code: "later(0).then(() => { globalThis.keep = [new ArrayBuffer(50 * 2 ** 20), new Array(2e6).fill(0.5)] }); const end = Date.now() + 50; while (Date.now() < end);" },
+      { label: "in a host function's callback", code: "later(0).then(() => { globalThis.keep = [new ArrayBuffer(50 * 2 ** 20), new Array(2e6).fill(0.5)] }); const end = Date.now() + 200; while (Date.now() < end);" },
       // The collection the failed allocation forces finds the registered object dead; its callback runs in a task of its own.
       {
         label: "in a FinalizationRegistry callback",
@@ -159,6 +159,26 @@ export function limits({ open, test }: ContractKit): void {
       // This block starts nothing; the earlier call's result arrives while it runs, and its callback runs after its run.
       const busy = await sandbox.execute("const end = Date.now() + 400; while (Date.now() < end);");
       expect(busy.error?.kind).toBe("memory");
+      expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
+    });
+
+    test("a block that throws after keeping more than the limit is told both", async () => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
+      const result = await sandbox.execute('globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5)); throw new Error("thrown after keeping")');
+      expect(result.error?.kind).toBe("memory");
+      expect(result.error?.message).toMatch(/memory limit of \d+ MB.*thrown after keeping/);
+    });
+
+    test("a block whose body goes on after a rejection it left unhandled is still watched and heard until it ends", async () => {
+      const sandbox = await open({ timeoutMs: 1_000 });
+      await sandbox.exposeFunction("now", () => Date.now());
+      const ended = await sandbox.execute('globalThis.left = Promise.reject(new Error("left unhandled")); await now(); print("went on")');
+      expect(ended.error?.kind).toBe("runtime");
+      expect(ended.error?.message).toContain("left unhandled");
+      expect(ended.output).toContain("went on");
+      // The same body, busy past the time limit after the await: the watchdog stops it.
+      const busy = await sandbox.execute('globalThis.left = Promise.reject(new Error("left unhandled")); await now(); const end = Date.now() + 8000; while (Date.now() < end);');
+      expect(busy.error?.kind).toBe("timeout");
       expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
     });
 
