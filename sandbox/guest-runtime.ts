@@ -3,6 +3,7 @@ export const HOST_CALLBACKS = {
   output: "__rlm_host_output",
   final: "__rlm_host_final",
   callStart: "__rlm_host_call_start",
+  runEnded: "__rlm_host_run_ended",
 } as const;
 
 /** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
@@ -25,9 +26,11 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   const hostOutput = G.${HOST_CALLBACKS.output};
   const hostFinal = G.${HOST_CALLBACKS.final};
   const hostCallStart = G.${HOST_CALLBACKS.callStart};
+  const hostRunEnded = G.${HOST_CALLBACKS.runEnded};
   delete G.${HOST_CALLBACKS.output};
   delete G.${HOST_CALLBACKS.final};
   delete G.${HOST_CALLBACKS.callStart};
+  delete G.${HOST_CALLBACKS.runEnded};
   for (const name of ["WebAssembly", "SharedArrayBuffer", "Atomics"]) delete G[name];
 
   const stringify = JSON.stringify;
@@ -51,10 +54,13 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   const pending = create(null);
   let nextCallId = 0;
   // For quiet() and ended(): the runs under way (one that failed for the host may go on after an await),
-  // the host waiting for them to end, and whether guest code ever registered with a FinalizationRegistry
-  // (whose callbacks run in tasks of their own, after the block).
+  // the latest run's token and whether it has ended, whether the host waits to hear that it has, and
+  // whether guest code ever registered with a FinalizationRegistry (whose callbacks run in tasks of
+  // their own, after the block).
   let runsUnderway = 0;
-  let onEnded;
+  let latestRun = 0;
+  let latestEnded = true;
+  let notifyEnd = false;
   let registered = false;
   const apply = Reflect.apply;
   if (typeof G.FinalizationRegistry === "function") {
@@ -195,6 +201,8 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       outputOpen = true;
       outputRoom = maxOutputChars;
       finished = false;
+      const run = ++latestRun;
+      latestEnded = false;
       runsUnderway++;
       try {
         await body(G);
@@ -202,10 +210,13 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       } catch (error) {
         return describe(error);
       } finally {
-        if (--runsUnderway === 0 && onEnded) {
-          const resolve = onEnded;
-          onEnded = undefined;
-          resolve();
+        runsUnderway--;
+        if (run === latestRun) {
+          latestEnded = true;
+          if (notifyEnd) {
+            notifyEnd = false;
+            hostRunEnded();
+          }
         }
       }
     },
@@ -220,9 +231,14 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       for (const id in pending) return false;
       return true;
     },
-    /** Undefined when no run is under way, else a promise resolved when the last one ends. */
+    /**
+     * True when the latest run has ended; otherwise false, and the runtime tells the host (its
+     * captured callback) when it does. Nothing the guest can reach runs in it or in the answer.
+     */
     ended() {
-      return runsUnderway === 0 ? undefined : new PromiseOf((resolve) => { onEnded = resolve; });
+      if (latestEnded) return true;
+      notifyEnd = true;
+      return false;
     },
     settle(id, json) {
       const call = pending[id];

@@ -134,7 +134,9 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
         // isolated-vm fails a run whose task leaves a rejection unhandled, but the block's body may go on after
         // an await: it is still this block's, under its watchdog, until it ends.
         failed = { error };
-        await live.runtime.ended.apply(undefined, [], { result: { promise: true } }).catch(() => undefined);
+        const ended = new Promise<void>((resolve) => (live.endWait = resolve));
+        if ((await live.runtime.ended.apply(undefined, [], { result: { copy: true } }).catch(() => true)) !== true) await ended;
+        live.endWait = undefined;
       } finally {
         if (!live.isolate.isDisposed) body.release();
       }

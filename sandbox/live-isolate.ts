@@ -37,6 +37,11 @@ export interface Live {
   readonly onLost: (why: LostReason) => void;
   /** The heap limit it was created with (it cannot change for an isolate). */
   readonly limitMb: number;
+  /**
+   * Ends the host's wait for a run that failed for it but goes on: called when the runtime says the
+   * latest run has ended (see its `ended`), and by the watchdog when the isolate is disposed.
+   */
+  endWait?: () => void;
   /** What the REPL rewrite knows of the blocks that ran in this isolate. */
   readonly repl: ReplState;
 }
@@ -99,6 +104,12 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
       global.set(
         HOST_CALLBACKS.callStart,
         new ivm.Callback((name: unknown, args: unknown, id: unknown) => void (live && callbacks.callStart(live, name, args, id))),
+      ),
+    );
+    await setUp(
+      global.set(
+        HOST_CALLBACKS.runEnded,
+        new ivm.Callback(() => void live?.endWait?.()),
       ),
     );
     const runtime = (await setUp(context.eval(GUEST_RUNTIME_SOURCE, { filename: "rlmkit-runtime.js", reference: true }))) as ivm.Reference;

@@ -50,7 +50,10 @@ export function watchBlock(live: Live, limits: WatchLimits, block: WatchedBlock,
   const cpuAtStart = live.isolate.cpuTime;
   const check = (): void => {
     // Disposed by the heap limit: the block gets the same grace to settle.
-    if (live.isolate.isDisposed) return writeOffLater();
+    if (live.isolate.isDisposed) {
+      live.endWait?.();
+      return writeOffLater();
+    }
     const now = performance.now();
     const waited = block.hostWaitMs + (live.inFlight > 0 ? now - live.waitingSince : 0);
     const guestLeft = limits.timeoutMs - (now - started - waited);
@@ -59,6 +62,7 @@ export function watchBlock(live: Live, limits: WatchLimits, block: WatchedBlock,
     if (guestLeft <= 0 || cpuLeft <= 0 || waitLeft <= 0) {
       reason = waitLeft <= 0 && guestLeft > 0 && cpuLeft > 0 ? "host-wait" : "timeout";
       live.isolate.dispose();
+      live.endWait?.();
       return writeOffLater();
     }
     timer = setTimeout(check, Math.max(1, Math.min(guestLeft, cpuLeft, waitLeft, WATCHDOG_TICK_MS)));

@@ -182,6 +182,17 @@ export function limits({ open, test }: ContractKit): void {
       expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
     });
 
+    test("a block that tampers with promises cannot end the host's wait for its body early", async () => {
+      const sandbox = await open({ timeoutMs: 1_000 });
+      // A getter that throws once armed, on what a promise handed to the host would be asked for; then a wait that never ends.
+      const tampering = await sandbox.execute(
+        'Object.defineProperty(Promise.prototype, "constructor", { configurable: true, get() { if (globalThis.armed) throw new Error("tampered"); return Promise } }); Promise.reject(new Error("left unhandled")); await { then() { globalThis.armed = true } };',
+      );
+      expect(tampering.error?.kind).toBe("timeout");
+      const next = await sandbox.execute('Promise.reject(new Error("next")); print("next ran")');
+      expect([next.error?.kind, next.error?.message, next.output]).toEqual(["runtime", "next", "next ran\n"]);
+    });
+
     test("a block that fails with a rejection it left unhandled, and keeps more than the limit, is told both", async () => {
       const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
       const result = await sandbox.execute('globalThis.rejected = Promise.reject(new Error("left unhandled")); globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))');
