@@ -205,7 +205,11 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       latestEnded = false;
       runsUnderway++;
       try {
-        await body(G);
+        // Awaiting a promise reads its constructor, which guest code can make a throwing getter on
+        // Promise.prototype: the run would end here while its body goes on. An own one skips it.
+        const done = body(G);
+        defineProperty(done, "constructor", { value: PromiseOf });
+        await done;
         return undefined;
       } catch (error) {
         return describe(error);

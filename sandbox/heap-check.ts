@@ -3,6 +3,9 @@ import { answerWithin, CHECK_WITHIN_MS, type Live } from "./live-isolate.ts";
 
 const MB = 1024 * 1024;
 
+/** How many times a call into the isolate is asked again after a guest error (see {@link askAgainOnGuestError}). */
+const GUEST_ERROR_RETRIES = 3;
+
 /**
  * The isolate's heap statistics as a block's run ended, asked for right after the run was
  * started. The isolate runs the host's requests in order, so it answers them in the tasks that
@@ -32,7 +35,7 @@ export function heapAsTheRunEnds(live: Live): Promise<ivm.HeapStatistics | undef
  */
 export async function keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapStatistics | undefined>): Promise<"over" | "stuck" | undefined> {
   const atRunEnd = await answerWithin(live, heapAtRunEnd, CHECK_WITHIN_MS).catch(() => undefined);
-  const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS).catch(() => undefined);
+  const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await askAgainOnGuestError(live, () => answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS));
   if (kept && overHeapAndBuffers(kept, live)) {
     // isolated-vm checks heap plus ArrayBuffers against the limit, after a full collection,
     // whenever something compiles. Let it decide now, not when the next block compiles.
@@ -40,6 +43,23 @@ export async function keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapSt
   }
   if (live.lost === "stuck") return "stuck";
   return live.isolate.isDisposed || live.lost || (kept && overHeap(kept)) ? "over" : undefined;
+}
+
+/**
+ * The answer of a call into the isolate, asked again when it failed while the isolate lives on:
+ * isolated-vm fails a call with a rejection guest code left unhandled in a task it ran before
+ * it (a FinalizationRegistry callback's), and that failure clears it. Undefined after
+ * {@link GUEST_ERROR_RETRIES} failures, or once the isolate is gone.
+ */
+export async function askAgainOnGuestError<T>(live: Live, ask: () => Promise<T>): Promise<T | undefined> {
+  for (let attempt = 0; attempt <= GUEST_ERROR_RETRIES; attempt++) {
+    try {
+      return await ask();
+    } catch {
+      if (live.isolate.isDisposed || live.lost) return undefined;
+    }
+  }
+  return undefined;
 }
 
 // The used heap over V8's own heap limit.

@@ -12,7 +12,7 @@ import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrit
 import { redactHostPaths } from "./redact.ts";
 import { answerWithin, CHECK_WITHIN_MS, type Live, type LiveCallbacks } from "./live-isolate.ts";
 import { watchBlock } from "./watchdog.ts";
-import { heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
+import { askAgainOnGuestError, heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
 
 interface BlockState {
@@ -135,7 +135,7 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
         // an await: it is still this block's, under its watchdog, until it ends.
         failed = { error };
         const ended = new Promise<void>((resolve) => (live.endWait = resolve));
-        if ((await live.runtime.ended.apply(undefined, [], { result: { copy: true } }).catch(() => true)) !== true) await ended;
+        if ((await askAgainOnGuestError(live, () => live.runtime.ended.apply(undefined, [], { result: { copy: true } }))) === false) await ended;
         live.endWait = undefined;
       } finally {
         if (!live.isolate.isDisposed) body.release();

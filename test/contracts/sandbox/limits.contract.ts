@@ -182,15 +182,36 @@ export function limits({ open, test }: ContractKit): void {
       expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
     });
 
-    test("a block that tampers with promises cannot end the host's wait for its body early", async () => {
-      const sandbox = await open({ timeoutMs: 1_000 });
-      // A getter that throws once armed, on what a promise handed to the host would be asked for; then a wait that never ends.
-      const tampering = await sandbox.execute(
-        'Object.defineProperty(Promise.prototype, "constructor", { configurable: true, get() { if (globalThis.armed) throw new Error("tampered"); return Promise } }); Promise.reject(new Error("left unhandled")); await { then() { globalThis.armed = true } };',
-      );
-      expect(tampering.error?.kind).toBe("timeout");
+    // Each block leaves a rejection unhandled (isolated-vm fails its run for the host) and then waits for ever: it must time out itself.
+    test.for([
+      {
+        label: "a getter on Promise.prototype.constructor that throws once armed",
+        code: 'Object.defineProperty(Promise.prototype, "constructor", { configurable: true, get() { if (globalThis.armed) throw new Error("tampered"); return Promise } }); Promise.reject(new Error("left unhandled")); await { then() { globalThis.armed = true } };',
+      },
+      {
+        label: "a getter on Promise.prototype.constructor that always throws",
+        code: 'Object.defineProperty(Promise.prototype, "constructor", { configurable: true, get() { throw new Error("tampered") } }); Promise.reject(new Error("left unhandled")); await { then() {} };',
+      },
+      {
+        label: "a FinalizationRegistry callback that leaves a rejection unhandled",
+        code: 'globalThis.fr = new FinalizationRegistry(() => { Promise.reject(new Error("from the callback")) }); for (let i = 0; i < 100; i++) fr.register({ i }, i); { let big = []; for (let k = 0; k < 3; k++) { big = []; for (let i = 0; i < 40; i++) big.push(new Array(1e5).fill(i + 0.5)) } } Promise.reject(new Error("left unhandled")); await slow(300); print("went on"); while (true);',
+      },
+    ])("a block whose body goes on cannot end the host's wait for it early with $label", async ({ code }) => {
+      const sandbox = await open({ timeoutMs: 1_500 });
+      await sandbox.exposeFunction("slow", (ms) => new Promise((resolve) => setTimeout(() => resolve(ms), ms as number)));
+      const result = await sandbox.execute(code);
+      expect(result.error?.kind).toBe("timeout");
       const next = await sandbox.execute('Promise.reject(new Error("next")); print("next ran")');
       expect([next.error?.kind, next.error?.message, next.output]).toEqual(["runtime", "next", "next ran\n"]);
+    });
+
+    test("a block whose FinalizationRegistry callback leaves a rejection unhandled, and that keeps more than the limit, is told so itself", async () => {
+      const sandbox = await open({ timeoutMs: 20_000, memoryLimitMb: 64 });
+      const result = await sandbox.execute(
+        'globalThis.fr = new FinalizationRegistry(() => { Promise.reject(new Error("from the callback")) }); for (let i = 0; i < 100; i++) fr.register({ i }, i); globalThis.keep = []; for (let i = 0; i < 12; i++) keep.push(Array.from({ length: 1e6 }, (_, j) => j + 0.5))',
+      );
+      expect(result.error?.kind).toBe("memory");
+      expect((await sandbox.execute("FINAL(1)")).final).toEqual({ value: 1 });
     });
 
     test("a block that fails with a rejection it left unhandled, and keeps more than the limit, is told both", async () => {
