@@ -3,8 +3,6 @@ import { answerWithin, CHECK_WITHIN_MS, type Live } from "./live-isolate.ts";
 
 const MB = 1024 * 1024;
 
-/** How many times a call into the isolate is asked again after a guest error (see {@link askAgainOnGuestError}). */
-const GUEST_ERROR_RETRIES = 3;
 
 /**
  * The isolate's heap statistics as a block's run ended, asked for right after the run was
@@ -25,41 +23,44 @@ export function heapAsTheRunEnds(live: Live): Promise<ivm.HeapStatistics | undef
 }
 
 /**
- * Whether what a block kept is over the memory limit (`over`), or its isolate stopped answering
- * while the host looked (`stuck`). What it kept can be over the limit without V8 noticing yet,
+ * Whether what a block kept is over the memory limit (`over`), its isolate stopped answering
+ * while the host looked (`stuck`), or reads of its heap kept failing with guest errors for
+ * {@link CHECK_WITHIN_MS} (`unchecked`). What it kept can be over the limit without V8 noticing yet,
  * which would dispose the isolate later, between blocks. The heap as a quiet block's run ended
  * (`heapAtRunEnd`, see {@link heapAsTheRunEnds}) is what the block kept plus its garbage: when
  * that is within the limits, what it kept is too, and the caller gets the result while the
  * isolate runs the collection V8 scheduled during the block. Otherwise the heap is read again,
  * after that collection.
  */
-export async function keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapStatistics | undefined>): Promise<"over" | "stuck" | undefined> {
+export async function keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapStatistics | undefined>): Promise<"over" | "stuck" | "unchecked" | undefined> {
   const atRunEnd = await answerWithin(live, heapAtRunEnd, CHECK_WITHIN_MS).catch(() => undefined);
-  const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await askAgainOnGuestError(live, () => answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS));
+  const read = () => answerWithin(live, live.isolate.getHeapStatistics(), CHECK_WITHIN_MS);
+  const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await askAgainOnGuestError(live, read, performance.now() + CHECK_WITHIN_MS);
   if (kept && overHeapAndBuffers(kept, live)) {
     // isolated-vm checks heap plus ArrayBuffers against the limit, after a full collection,
     // whenever something compiles. Let it decide now, not when the next block compiles.
     await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
   }
   if (live.lost === "stuck") return "stuck";
-  return live.isolate.isDisposed || live.lost || (kept && overHeap(kept)) ? "over" : undefined;
+  if (live.isolate.isDisposed || live.lost || (kept && overHeap(kept))) return "over";
+  return kept ? undefined : "unchecked";
 }
 
 /**
- * The answer of a call into the isolate, asked again when it failed while the isolate lives on:
+ * The answer of a call into the isolate, asked again while it fails and the isolate lives on:
  * isolated-vm fails a call with a rejection guest code left unhandled in a task it ran before
- * it (a FinalizationRegistry callback's), and that failure clears it. Undefined after
- * {@link GUEST_ERROR_RETRIES} failures, or once the isolate is gone.
+ * it (a FinalizationRegistry callback's; each callback runs in a task of its own), and that
+ * failure clears it. Undefined once the isolate is gone, or when it still fails at `until`
+ * (a `performance.now()` time; without one, a block's watchdog bounds the asking).
  */
-export async function askAgainOnGuestError<T>(live: Live, ask: () => Promise<T>): Promise<T | undefined> {
-  for (let attempt = 0; attempt <= GUEST_ERROR_RETRIES; attempt++) {
+export async function askAgainOnGuestError<T>(live: Live, ask: () => Promise<T>, until = Infinity): Promise<T | undefined> {
+  for (;;) {
     try {
       return await ask();
     } catch {
-      if (live.isolate.isDisposed || live.lost) return undefined;
+      if (live.isolate.isDisposed || live.lost || performance.now() >= until) return undefined;
     }
   }
-  return undefined;
 }
 
 // The used heap over V8's own heap limit.

@@ -180,16 +180,19 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     const memory = await keptOverLimit(live, heapAtRunEnd);
     const error = failure?.error as Error | undefined;
     const thrown = failure ? undefined : readOutcome(outcome);
-    const failed = failure ? { name: typeof error?.name === "string" ? error.name : "Error", message: redactHostPaths(String(error?.message ?? error)) } : thrown;
+    const failedAs = failure ? { name: typeof error?.name === "string" ? error.name : "Error", message: redactHostPaths(String(error?.message ?? error)) } : thrown;
     if (memory) {
       await this.#host.renew();
       if (memory === "stuck") {
         return finish({ kind: "memory", name: "RangeError", message: `the sandbox stopped answering after the block (collecting what it left in variables, most likely) and was restarted (keep counts, slices or summaries instead of large data)` }, true);
       }
-      const alsoFailed = failed ? ` (it had also failed: ${failed.name}: ${failed.message})` : "";
+      if (memory === "unchecked") {
+        return finish({ kind: "memory", name: "RangeError", message: `the sandbox's memory could not be checked after the block (code it left running, FinalizationRegistry callbacks that leave rejections unhandled, kept failing every read) and was restarted` }, true);
+      }
+      const alsoFailed = failedAs ? ` (it had also failed: ${failedAs.name}: ${failedAs.message})` : "";
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)${alsoFailed}` }, true);
     }
-    if (failure) return finish({ kind: "runtime", name: failed!.name, message: failed!.message, ...locate(String(error?.stack ?? ""), filename, program) });
+    if (failure) return finish({ kind: "runtime", name: failedAs!.name, message: failedAs!.message, ...locate(String(error?.stack ?? ""), filename, program) });
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
     if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });
     return finish();
