@@ -3,7 +3,6 @@ import { answerWithin, CHECK_WITHIN_MS, type Live } from "./live-isolate.ts";
 
 const MB = 1024 * 1024;
 
-
 /**
  * The isolate's heap statistics as a block's run ended, asked for right after the run was
  * started. The isolate runs the host's requests in order, so it answers them in the tasks that
