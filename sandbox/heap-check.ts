@@ -1,5 +1,5 @@
 import type ivm from "isolated-vm";
-import { answerWithin, CHECK_WITHIN_MS, type Live } from "./live-isolate.ts";
+import { answerWithin, askAgainOnGuestError, CHECK_WITHIN_MS, type Live } from "./live-isolate.ts";
 
 const MB = 1024 * 1024;
 
@@ -43,23 +43,6 @@ export async function keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapSt
   if (live.lost === "stuck") return "stuck";
   if (live.isolate.isDisposed || live.lost || (kept && overHeap(kept))) return "over";
   return kept ? undefined : "unchecked";
-}
-
-/**
- * The answer of a call into the isolate, asked again while it fails and the isolate lives on:
- * isolated-vm fails a call with a rejection guest code left unhandled in a task it ran before
- * it (a FinalizationRegistry callback's; each callback runs in a task of its own), and that
- * failure clears it. Undefined once the isolate is gone, or when it still fails at `until`
- * (a `performance.now()` time; without one, a block's watchdog bounds the asking).
- */
-export async function askAgainOnGuestError<T>(live: Live, ask: () => Promise<T>, until = Infinity): Promise<T | undefined> {
-  for (;;) {
-    try {
-      return await ask();
-    } catch {
-      if (live.isolate.isDisposed || live.lost || performance.now() >= until) return undefined;
-    }
-  }
 }
 
 // The used heap over V8's own heap limit.

@@ -10,9 +10,9 @@ import {
 } from "./sandbox.ts";
 import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
 import { redactHostPaths } from "./redact.ts";
-import { answerWithin, CHECK_WITHIN_MS, type Live, type LiveCallbacks } from "./live-isolate.ts";
+import { answerWithin, askAgainOnGuestError, CHECK_WITHIN_MS, type Live, type LiveCallbacks } from "./live-isolate.ts";
 import { watchBlock } from "./watchdog.ts";
-import { askAgainOnGuestError, heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
+import { heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
 
 interface BlockState {

@@ -165,6 +165,23 @@ export async function answerWithin<T>(live: Live, work: Promise<T>, ms: number):
   }
 }
 
+/**
+ * The answer of a call into the isolate, asked again while it fails and the isolate lives on:
+ * isolated-vm fails a call with a rejection guest code left unhandled in a task it ran before
+ * it (a FinalizationRegistry callback's; each callback runs in a task of its own), and that
+ * failure clears it. Undefined once the isolate is gone, or when it still fails at `until`
+ * (a `performance.now()` time; without one, a block's watchdog bounds the asking).
+ */
+export async function askAgainOnGuestError<T>(live: Live, ask: () => Promise<T>, until = Infinity): Promise<T | undefined> {
+  for (;;) {
+    try {
+      return await ask();
+    } catch {
+      if (live.isolate.isDisposed || live.lost || performance.now() >= until) return undefined;
+    }
+  }
+}
+
 /** Releases an isolate's references and disposes it (a written-off isolate is only disposed). */
 export function releaseLive(live: Live): void {
   live.queued.length = 0;

@@ -46,14 +46,15 @@ export function watchBlock(live: Live, limits: WatchLimits, block: WatchedBlock,
   let reason: StopReason | undefined;
   let timer: NodeJS.Timeout | undefined;
   let abandon: (() => void) | undefined;
-  const writeOffLater = () => void (abandon = afterGrace(ABANDON_AFTER_MS, () => writeOff(live, "stuck")));
+  // A disposed isolate ends any wait of the host's for its run (see `Live.endWait`), then gets its grace.
+  const writeOffLater = () => {
+    live.endWait?.();
+    abandon = afterGrace(ABANDON_AFTER_MS, () => writeOff(live, "stuck"));
+  };
   const cpuAtStart = live.isolate.cpuTime;
   const check = (): void => {
     // Disposed by the heap limit: the block gets the same grace to settle.
-    if (live.isolate.isDisposed) {
-      live.endWait?.();
-      return writeOffLater();
-    }
+    if (live.isolate.isDisposed) return writeOffLater();
     const now = performance.now();
     const waited = block.hostWaitMs + (live.inFlight > 0 ? now - live.waitingSince : 0);
     const guestLeft = limits.timeoutMs - (now - started - waited);
@@ -62,7 +63,6 @@ export function watchBlock(live: Live, limits: WatchLimits, block: WatchedBlock,
     if (guestLeft <= 0 || cpuLeft <= 0 || waitLeft <= 0) {
       reason = waitLeft <= 0 && guestLeft > 0 && cpuLeft > 0 ? "host-wait" : "timeout";
       live.isolate.dispose();
-      live.endWait?.();
       return writeOffLater();
     }
     timer = setTimeout(check, Math.max(1, Math.min(guestLeft, cpuLeft, waitLeft, WATCHDOG_TICK_MS)));
