@@ -18,15 +18,9 @@ export function walkHintFileOf(cacheFile: string): string {
 }
 
 /**
- * The folders of the hint, when it was written for at least `minFiles` files; `undefined`
- * when there is none, it is malformed, or it names a folder that is not a plain relative path.
- * A hint is only ever a share of the work: which folders count is the walk's to say.
+ * The folders of a parsed hint (see {@link parseWalkHint}), when it was written for at least
+ * `minFiles` files. A hint is only ever a share of the work: which folders count is the walk's to say.
  */
-export function readWalkHint(file: string, minFiles: number): string[] | undefined {
-  return hintFolders(parseWalkHint(file), minFiles);
-}
-
-/** The folders of a parsed hint written for at least `minFiles` files (see {@link readWalkHint}). */
 export function hintFolders(hint: WalkHint | undefined, minFiles: number): string[] | undefined {
   return hint && hint.files >= minFiles ? hint.folders : undefined;
 }

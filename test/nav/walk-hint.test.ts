@@ -13,7 +13,10 @@ import { indexCacheFile } from "../../src/nav/index-cache.ts";
 import { startWalkHelper } from "../../src/nav/parallel-walk.ts";
 import { RepositoryIndex } from "../../src/nav/repo-index.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
-import { readWalkHint, walkHintFileOf, writeWalkHint } from "../../src/nav/walk-hint.ts";
+import { hintFolders, parseWalkHint, walkHintFileOf, writeWalkHint } from "../../src/nav/walk-hint.ts";
+
+// The folders of the hint in `file`, as the index store reads them.
+const readWalkHint = (file: string, minFiles: number) => hintFolders(parseWalkHint(file), minFiles);
 import { FirstWalk } from "../../src/nav/walk-state.ts";
 import { writeUnder } from "./fixture-repo.ts";
 
