@@ -7,7 +7,8 @@ import { lineRegex } from "./line-regex.ts";
 import { escapeRegExp } from "./literal-finder.ts";
 import { decodeText, ScratchReader } from "./file-read.ts";
 import { compileLinePattern, MatchSink, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
-import { GuardTimeout, TimeGuard } from "./time-guard.ts";
+import { searchNatively } from "./native-first-search.ts";
+import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
 const YIELD_EVERY_BYTES = 8 * 1024 * 1024;
@@ -20,15 +21,6 @@ const GUARDED_BATCH_CHARS = 4 * 1024 * 1024;
  * backtracking engine after this much CPU time without progress; see `STALL_MS`).
  */
 export const HERE_PATTERN_BUDGET_MS = 300;
-
-/** Why a search on this thread stopped early. */
-export class ScanStopped extends Error {
-  readonly reason: "timeout" | "cancelled";
-  constructor(reason: "timeout" | "cancelled") {
-    super(reason);
-    this.reason = reason;
-  }
-}
 
 /**
  * True when a search can run on the calling thread: a literal, or a regular
@@ -66,12 +58,15 @@ export async function searchHere(
   mayHoldFile?: (file: SearchFile) => boolean,
   learn?: FilterSink,
 ): Promise<WorkerMatches | undefined> {
+  const { plan, literal } = planOf(request);
+  const budgetMs = Math.min(HERE_PATTERN_BUDGET_MS, deadline - Date.now());
+  const native = await searchNatively(files, request, plan, literal, stop, deadline, budgetMs, mayHoldFile, learn);
+  if (native !== null) return native;
   const sink = new MatchSink();
   const wanted = request.limit + 1;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
-  const { plan, literal } = planOf(request);
   const mayHold = literal === undefined ? () => true : bytePrefilter(literal, request.caseSensitive);
-  const batch = plan.pattern ? new GuardedBatch(plan, sink, wanted, new TimeGuard(Math.min(HERE_PATTERN_BUDGET_MS, deadline - Date.now()))) : undefined;
+  const batch = plan.pattern ? new GuardedBatch(plan, sink, wanted, new TimeGuard(budgetMs)) : undefined;
   const changed: number[] = [];
   const reader = new ScratchReader(request.maxFileBytes);
   let searchedFiles = 0;

@@ -173,7 +173,11 @@ function newlinesBetween(text: string, from: number, to: number): number {
   return count;
 }
 
-function lineText(text: string, lineStart: number, lineEnd: number, position: number): string {
+/**
+ * The text a match shows of its line: the line without a trailing carriage return, or, when longer than
+ * 300 characters, the 300 around the match with `…` where it was cut.
+ */
+export function lineText(text: string, lineStart: number, lineEnd: number, position: number): string {
   let end = lineEnd;
   if (end > lineStart && text.charCodeAt(end - 1) === 13) end--;
   if (end - lineStart <= LINE_TEXT_MAX) return text.slice(lineStart, end);

@@ -1,4 +1,5 @@
-import { runsHere, ScanStopped, searchHere } from "./first-search.ts";
+import { runsHere, searchHere } from "./first-search.ts";
+import { ScanStopped } from "./time-guard.ts";
 import { fitsHere } from "./search-placement.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
 import { mergeMatches, type TextSearchResult, type WorkerMatches } from "./search-matches.ts";

@@ -7,6 +7,15 @@ export class GuardTimeout extends Error {
   }
 }
 
+/** Why a search on the calling thread stopped early: its deadline passed, or it was cancelled. */
+export class ScanStopped extends Error {
+  readonly reason: "timeout" | "cancelled";
+  constructor(reason: "timeout" | "cancelled") {
+    super(reason);
+    this.reason = reason;
+  }
+}
+
 // Node stops a `vm` call that outlives its `timeout` by terminating the thread's JavaScript, which
 // V8 also checks for while a regular expression backtracks; host functions the call makes run under it.
 const TIMEOUT_CODE = "ERR_SCRIPT_EXECUTION_TIMEOUT";

@@ -22,13 +22,14 @@ export function walkHintFileOf(cacheFile: string): string {
  * `minFiles` files. A hint is only ever a share of the work: which folders count is the walk's to say.
  */
 export function hintFolders(hint: WalkHint | undefined, minFiles: number): string[] | undefined {
-  return hint && hint.files >= minFiles ? hint.folders : undefined;
+  return hint && hint.files >= minFiles && hint.folders.length > 0 ? hint.folders : undefined;
 }
 
 /**
  * A hint file as written: `files`, how many files the walk that wrote it listed (a disk cache
  * whose file list has that many files listed every file then, and a search may start on it
- * before the walk, see `searchWhileWalking`), and the folders of a second thread's share.
+ * before the walk, see `searchWhileWalking`), and the folders of a second thread's share (none
+ * for a walk of fewer files than a second thread pays for).
  */
 export interface WalkHint {
   readonly files: number;
@@ -41,7 +42,7 @@ export function parseWalkHint(file: string): WalkHint | undefined {
     const hint = JSON.parse(fs.readFileSync(file, "utf8")) as { version?: unknown; files?: unknown; folders?: unknown };
     if (hint?.version !== HINT_VERSION || !Number.isSafeInteger(hint.files) || !Array.isArray(hint.folders)) return undefined;
     const folders = hint.folders as unknown[];
-    if (folders.length === 0 || !folders.every((folder) => typeof folder === "string" && isPlainFolder(folder))) return undefined;
+    if (!folders.every((folder) => typeof folder === "string" && isPlainFolder(folder))) return undefined;
     return { files: hint.files as number, folders: folders as string[] };
   } catch {
     return undefined;
@@ -49,16 +50,13 @@ export function parseWalkHint(file: string): WalkHint | undefined {
 }
 
 /**
- * Writes the hint for a walk that listed `count` files at `paths` (in path order), or removes
- * it when they are fewer than `minFiles` (one thread walks that many faster than a second starts).
- * Written to a temporary name, then renamed.
+ * Writes the hint for a walk that listed `count` files at `paths` (in path order): with no
+ * folders when they are fewer than `minFiles` (one thread walks that many faster than a second
+ * starts), since the count alone lets a search start on the cache's list. Written to a
+ * temporary name, then renamed.
  */
 export async function writeWalkHint(file: string, paths: Iterable<string>, count: number, minFiles: number): Promise<void> {
-  if (count < minFiles) {
-    await fs.promises.rm(file, { force: true });
-    return;
-  }
-  const folders = splitWalk([paths], AHEAD_SHARE);
+  const folders = count < minFiles ? [] : splitWalk([paths], AHEAD_SHARE);
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     await fs.promises.writeFile(temporary, JSON.stringify({ version: HINT_VERSION, files: count, folders }));

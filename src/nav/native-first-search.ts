@@ -1,0 +1,141 @@
+// A first search on the native scanner (native-scan.ts): its threads read the files and find the
+// lines that hold the search's literal while this thread goes on (walking the repository, say);
+// this thread then decodes those lines and does what `searchHere` does with them, so the answer
+// is the same, line for line.
+import os from "node:os";
+import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
+import type { FilterSink } from "./file-filters.ts";
+import { NATIVE_HIT_STRIDE as STRIDE, nativeScanner, type NativeScanReply } from "./native-scan.ts";
+import type { WorkerMatches } from "./search-matches.ts";
+import { lineText, MatchSink, pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
+import type { TextSearchRequest } from "./text-search.ts";
+import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
+
+/** The native scanner's threads: one per core, at most this many. */
+const MAX_THREADS = 8;
+// How often the wait for the scanner checks whether the search was stopped.
+const STOP_POLL_MS = 10;
+
+/** Checked while the scan runs: the search's deadline passed, or it was cancelled. */
+export type StopCheck = () => ScanStopped | undefined;
+
+/**
+ * The search of `searchHere` on the native scanner, or `null` when it does not apply: no scanner was
+ * built, a file must be read by this thread (the index wants its trigram filter), or the literal is one
+ * whose bytes may not match exactly where its text does (a line feed, U+FFFD or a lone surrogate in it,
+ * or non-ASCII letters ignoring case). `undefined` when the pattern ran out of its time, as for `searchHere`.
+ *
+ * @param literal - what every matching line holds: the query, or the pattern's required literal
+ * @param patternBudgetMs - the time the pattern may take on this thread
+ */
+export async function searchNatively(
+  files: readonly SearchFile[],
+  request: TextSearchRequest,
+  plan: ScanPlan,
+  literal: string | undefined,
+  stop: StopCheck,
+  deadline: number,
+  patternBudgetMs: number,
+  mayHoldFile?: (file: SearchFile) => boolean,
+  learn?: FilterSink,
+): Promise<WorkerMatches | undefined | null> {
+  const scanner = nativeScanner();
+  if (!scanner || literal === undefined || !exactInBytes(literal, request.caseSensitive)) return null;
+  const isMatch = request.glob ? globMatcher(request.glob) : undefined;
+  const indexes: number[] = [];
+  const paths: string[] = [];
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index]!;
+    if (file.size > request.maxFileBytes || (isMatch && !isMatch(file.path)) || (mayHoldFile && !mayHoldFile(file))) continue;
+    if (learn?.wants(file)) return null;
+    indexes.push(index);
+    paths.push(pathUnder(request.root, file.path));
+  }
+  const wanted = request.limit + 1;
+  const threads = Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
+  // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES);
+  const reply = await untilStopped(promise, cancel, stop);
+  if (reply.stopped === 1) throw new ScanStopped("timeout");
+  return collect(files, indexes, reply, plan, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())));
+}
+
+// True when the literal's bytes are found exactly where its text is in the decoded file: a
+// well-formed literal with no U+FFFD (the decoder's stand-in for bytes it could not read) and no line
+// feed; ignoring case, an ASCII one (no character from U+0080 matches an ASCII letter in any case
+// under JavaScript's rules without the `u` flag, which the search's literal finder does not use).
+function exactInBytes(literal: string, caseSensitive: boolean): boolean {
+  if (literal.length === 0 || literal.includes("\n")) return false;
+  if (!caseSensitive) return /^[\x00-\x7F]*$/.test(literal);
+  return !literal.includes("\uFFFD") && literal.isWellFormed();
+}
+
+// Waits for the scan, cancelling it when the search is stopped (cancelled, or out of time).
+async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => void, stop: StopCheck): Promise<NativeScanReply> {
+  let stopped: ScanStopped | undefined;
+  const poll = setInterval(() => {
+    stopped ??= stop();
+    if (stopped) cancel();
+  }, STOP_POLL_MS);
+  try {
+    const reply = await promise;
+    stopped ??= reply.stopped === 2 ? stop() : undefined;
+    if (stopped) throw stopped;
+    return reply;
+  } finally {
+    clearInterval(poll);
+  }
+}
+
+// The matches, as `searchHere` makes them: files in order until `wanted` matches, each file's lines in order.
+function collect(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, plan: ScanPlan, wanted: number, guard: TimeGuard): WorkerMatches | undefined | null {
+  const bytes = Buffer.from(reply.bytes);
+  const { hits } = reply;
+  const sink = new MatchSink();
+  const changed: number[] = [];
+  let searchedFiles = 0;
+  let hit = 0;
+  // The pattern runs under the time guard; a literal's lines need no guard.
+  const run = <T>(work: () => T): T => (plan.pattern ? guard.run(work) : work());
+  try {
+    return run(() => {
+      for (let at = 0; at < indexes.length && sink.count < wanted; at++) {
+        const length = reply.files[at * 2]!;
+        // A file no thread took before the search had its matches: a thread could not start. This thread scans instead.
+        if (length === -2) return null;
+        // The hits of this file come next.
+        const firstHit = hit;
+        while (hit * STRIDE < hits.length && hits[hit * STRIDE] === at) hit++;
+        if (length === -1) continue;
+        const index = indexes[at]!;
+        if (length !== files[index]!.size) changed.push(index);
+        if (reply.files[at * 2 + 1] === 1) continue;
+        searchedFiles++;
+        for (let one = firstHit; one < hit && sink.count < wanted; one++) pushHit(sink, index, hits, one * STRIDE, bytes, plan.pattern);
+      }
+      return { ...sink.result(), searchedFiles, changed };
+    });
+  } catch (error) {
+    if (error instanceof GuardTimeout) return undefined;
+    throw error;
+  }
+}
+
+// One line that holds the literal: a match at the literal (a literal search), or where the pattern matches the line, if it does.
+function pushHit(sink: MatchSink, fileIndex: number, hits: Int32Array, at: number, bytes: Buffer, pattern: RegExp | undefined): void {
+  const lineOffset = hits[at + 3]!;
+  const lineEnd = lineOffset + hits[at + 4]!;
+  const ascii = hits[at + 5] === 1;
+  const line = ascii ? bytes.toString("latin1", lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
+  let position: number;
+  if (pattern) {
+    pattern.lastIndex = 0;
+    const match = pattern.exec(line);
+    if (!match) return;
+    position = match.index;
+  } else {
+    // The literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
+    position = ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
+  }
+  sink.push(fileIndex, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position));
+}

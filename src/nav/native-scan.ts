@@ -1,0 +1,65 @@
+// Loads the native literal scanner (native/literal_scan.cc), which `npm install` builds when the
+// machine has a C++ compiler (scripts/build-native.mjs). Without it every search scans in JavaScript.
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+/** What one native scan found (see native/literal_scan.cc for the layout). */
+export interface NativeScanReply {
+  /** Per file, two values: the bytes read (-1: unreadable, -2: not read), then 1 when the file looks binary. */
+  readonly files: Int32Array;
+  /** Per hit, {@link NATIVE_HIT_STRIDE} values: file, line (1-based), hit offset in the line's bytes, line offset in `bytes`, line length in bytes, 1 when the line is ASCII. */
+  readonly hits: Int32Array;
+  /** The bytes of the lines hit, without their line feeds. */
+  readonly bytes: ArrayBuffer;
+  /** 0: done; 1: the deadline passed; 2: cancelled. */
+  readonly stopped: 0 | 1 | 2;
+}
+
+/** The number of values per hit in {@link NativeScanReply.hits}. */
+export const NATIVE_HIT_STRIDE = 6;
+
+/** The native scanner's one entry point. */
+export interface NativeScanner {
+  /**
+   * Scans the files (absolute paths) for the needle on `threads` threads of its own; each file is read
+   * whole, and the first hit of each line that holds the needle is reported. Once the files taken hold
+   * `wanted` hits, no more files are taken. `ignoreCase` needs an ASCII needle.
+   */
+  scan(
+    paths: readonly string[],
+    needle: string,
+    ignoreCase: boolean,
+    wanted: number,
+    threads: number,
+    deadlineMs: number,
+    sniffBytes: number,
+  ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
+}
+
+// From src/nav (a checkout) and from dist/src/nav (the build).
+const CANDIDATES = ["../../native/build/Release/literal_scan.node", "../../../native/build/Release/literal_scan.node"];
+
+let loaded: NativeScanner | null | undefined;
+
+/**
+ * The native scanner, or `undefined` when it was not built (no compiler at install, or
+ * Windows) or when `RLMKIT_NATIVE_SCAN=0` turns it off (then searches scan in JavaScript).
+ */
+export function nativeScanner(): NativeScanner | undefined {
+  if (process.env.RLMKIT_NATIVE_SCAN === "0") return undefined;
+  if (loaded === undefined) loaded = load();
+  return loaded ?? undefined;
+}
+
+function load(): NativeScanner | null {
+  const require = createRequire(import.meta.url);
+  for (const candidate of CANDIDATES) {
+    try {
+      const addon = require(fileURLToPath(new URL(candidate, import.meta.url))) as Partial<NativeScanner>;
+      if (typeof addon.scan === "function") return addon as NativeScanner;
+    } catch {
+      // Not there (or built for another platform): the next candidate, else none.
+    }
+  }
+  return null;
+}
