@@ -1,9 +1,8 @@
-// A first search's scan of many files for one literal, on threads of its own: each thread takes
-// the next file, reads it whole, and collects the lines that hold the literal (the first hit of each
-// line, its line number and the line's bytes). Node's worker threads take tens of milliseconds to
-// start, more than a first search of a small repository may take in all; these start in
-// microseconds. The caller (src/nav/native-scan.ts) decodes the lines and applies everything else a
-// search does (patterns, line texts, the limit), so the lines it gives are those of the JavaScript scan.
+// A first search's scan of many files for one literal: each thread takes the next file, reads it
+// whole, and collects the lines that hold the literal (the first hit of each line, its line number
+// and the line's bytes). The caller (src/nav/native-first-search.ts) decodes the lines and applies
+// everything else a search does (patterns, line texts, the limit), so the lines it gives are those
+// of the JavaScript scan.
 //
 // scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes) returns
 // { promise, cancel }. The promise resolves to
@@ -13,7 +12,7 @@
 //     bytes: ArrayBuffer (the lines' bytes, without their line feeds),
 //     stopped: 0 | 1 | 2 (done, deadline passed, cancelled) }.
 // `wanted` bounds the hits: once the files taken hold that many, no thread takes another file.
-#include <node_api.h>
+#include "rlmkit_native.h"
 
 #include <fcntl.h>
 #include <time.h>
@@ -25,8 +24,6 @@
 #include <memory>
 #include <new>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -203,17 +200,10 @@ void Execute(napi_env, void* data) {
       ScanFile(job, index, buffer);
     }
   };
-  std::vector<std::thread> helpers;
-  try {
-    for (int t = 1; t < job.threads; t++) helpers.emplace_back(work);
-  } catch (const std::system_error&) {
-    // Fewer threads than asked for: those that started share the files.
-  }
-  work();
-  for (std::thread& helper : helpers) helper.join();
+  RunOnThreads(job.threads, work);
 }
 
-napi_value Int32Array(napi_env env, const std::vector<int32_t>& values) {
+napi_value Int32Values(napi_env env, const std::vector<int32_t>& values) {
   void* data = nullptr;
   napi_value buffer, array;
   napi_create_arraybuffer(env, values.size() * sizeof(int32_t), &data, &buffer);
@@ -255,25 +245,13 @@ void Complete(napi_env env, napi_status status, void* data) {
   }
   napi_value out, stopped;
   napi_create_object(env, &out);
-  napi_set_named_property(env, out, "files", Int32Array(env, files));
-  napi_set_named_property(env, out, "hits", Int32Array(env, hits));
+  napi_set_named_property(env, out, "files", Int32Values(env, files));
+  napi_set_named_property(env, out, "hits", Int32Values(env, hits));
   napi_set_named_property(env, out, "bytes", bytes);
   napi_create_int32(env, job->stopped.load(), &stopped);
   napi_set_named_property(env, out, "stopped", stopped);
   napi_resolve_deferred(env, job->deferred, out);
   napi_delete_async_work(env, job->work);
-}
-
-napi_value Throw(napi_env env, const char* message) {
-  napi_throw_type_error(env, nullptr, message);
-  return nullptr;
-}
-
-bool ReadString(napi_env env, napi_value value, std::string& out) {
-  size_t length = 0;
-  if (napi_get_value_string_utf8(env, value, nullptr, 0, &length) != napi_ok) return false;
-  out.resize(length);
-  return napi_get_value_string_utf8(env, value, out.data(), length + 1, &length) == napi_ok;
 }
 
 napi_value Cancel(napi_env env, napi_callback_info info) {
@@ -285,22 +263,16 @@ napi_value Cancel(napi_env env, napi_callback_info info) {
 
 void FreeFlag(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<std::atomic<bool>>*>(data); }
 
-napi_value Scan(napi_env env, napi_callback_info info) {
+}  // namespace
+
+napi_value LiteralScan(napi_env env, napi_callback_info info) {
   size_t argc = 7;
   napi_value argv[7];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
   if (argc < 7) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes)");
   auto job = std::make_unique<Job>();
-  bool is_array = false;
-  uint32_t count = 0;
-  if (napi_is_array(env, argv[0], &is_array) != napi_ok || !is_array) return Throw(env, "paths must be an array of strings");
-  napi_get_array_length(env, argv[0], &count);
-  job->paths.resize(count);
-  for (uint32_t i = 0; i < count; i++) {
-    napi_value path;
-    napi_get_element(env, argv[0], i, &path);
-    if (!ReadString(env, path, job->paths[i])) return Throw(env, "paths must be an array of strings");
-  }
+  if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
+  const uint32_t count = static_cast<uint32_t>(job->paths.size());
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
   napi_get_value_bool(env, argv[2], &job->ignore_case);
   if (job->ignore_case) {
@@ -335,13 +307,4 @@ napi_value Scan(napi_env env, napi_callback_info info) {
   napi_set_named_property(env, out, "promise", promise);
   napi_set_named_property(env, out, "cancel", cancel);
   return out;
-}
-
-}  // namespace
-
-NAPI_MODULE_INIT() {
-  napi_value scan;
-  napi_create_function(env, "scan", NAPI_AUTO_LENGTH, Scan, nullptr, &scan);
-  napi_set_named_property(env, exports, "scan", scan);
-  return exports;
 }

@@ -1,11 +1,11 @@
-// A first search on the native scanner (native-scan.ts): its threads read the files and find the
+// A first search on the native addon's scan (native-addon.ts): its threads read the files and find the
 // lines that hold the search's literal while this thread goes on (walking the repository, say);
 // this thread then decodes those lines and does what `searchHere` does with them, so the answer
 // is the same, line for line.
 import os from "node:os";
 import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
 import type { FilterSink } from "./file-filters.ts";
-import { NATIVE_HIT_STRIDE as STRIDE, nativeScanner, type NativeScanReply } from "./native-scan.ts";
+import { NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import { lineText, MatchSink, pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest } from "./text-search.ts";
@@ -20,7 +20,7 @@ const STOP_POLL_MS = 10;
 export type StopCheck = () => ScanStopped | undefined;
 
 /**
- * The search of `searchHere` on the native scanner, or `null` when it does not apply: no scanner was
+ * The search of `searchHere` on the native addon's scan, or `null` when it does not apply: no addon was
  * built, a file must be read by this thread (the index wants its trigram filter), or the literal is one
  * whose bytes may not match exactly where its text does (a line feed, U+FFFD or a lone surrogate in it,
  * or non-ASCII letters ignoring case). `undefined` when the pattern ran out of its time, as for `searchHere`.
@@ -39,7 +39,7 @@ export async function searchNatively(
   mayHoldFile?: (file: SearchFile) => boolean,
   learn?: FilterSink,
 ): Promise<WorkerMatches | undefined | null> {
-  const scanner = nativeScanner();
+  const scanner = nativeAddon();
   if (!scanner || literal === undefined || !exactInBytes(literal, request.caseSensitive)) return null;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
   const indexes: number[] = [];
@@ -79,7 +79,8 @@ async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => voi
   }, STOP_POLL_MS);
   try {
     const reply = await promise;
-    stopped ??= reply.stopped === 2 ? stop() : undefined;
+    // As the JavaScript scan checks after each file, so this one checks once it is done.
+    stopped ??= stop();
     if (stopped) throw stopped;
     return reply;
   } finally {
@@ -90,8 +91,10 @@ async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => voi
 // The matches, as `searchHere` makes them: files in order until `wanted` matches, each file's lines in order.
 function collect(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, plan: ScanPlan, wanted: number, guard: TimeGuard): WorkerMatches | undefined | null {
   const bytes = Buffer.from(reply.bytes);
+  // The ASCII lines are slices of one string (few objects for the collector to copy, none of them large).
+  const lines = { bytes, latin1: bytes.toString("latin1") };
   const { hits } = reply;
-  const sink = new MatchSink();
+  const sink = new MatchSink(undefined, Math.min(wanted, hits.length / STRIDE));
   const changed: number[] = [];
   let searchedFiles = 0;
   let hit = 0;
@@ -111,7 +114,7 @@ function collect(files: readonly SearchFile[], indexes: readonly number[], reply
         if (length !== files[index]!.size) changed.push(index);
         if (reply.files[at * 2 + 1] === 1) continue;
         searchedFiles++;
-        for (let one = firstHit; one < hit && sink.count < wanted; one++) pushHit(sink, index, hits, one * STRIDE, bytes, plan.pattern);
+        for (let one = firstHit; one < hit && sink.count < wanted; one++) pushHit(sink, index, hits, one * STRIDE, lines, plan.pattern);
       }
       return { ...sink.result(), searchedFiles, changed };
     });
@@ -122,11 +125,11 @@ function collect(files: readonly SearchFile[], indexes: readonly number[], reply
 }
 
 // One line that holds the literal: a match at the literal (a literal search), or where the pattern matches the line, if it does.
-function pushHit(sink: MatchSink, fileIndex: number, hits: Int32Array, at: number, bytes: Buffer, pattern: RegExp | undefined): void {
+function pushHit(sink: MatchSink, fileIndex: number, hits: Int32Array, at: number, { bytes, latin1 }: { bytes: Buffer; latin1: string }, pattern: RegExp | undefined): void {
   const lineOffset = hits[at + 3]!;
   const lineEnd = lineOffset + hits[at + 4]!;
   const ascii = hits[at + 5] === 1;
-  const line = ascii ? bytes.toString("latin1", lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
+  const line = ascii ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
   let position: number;
   if (pattern) {
     pattern.lastIndex = 0;

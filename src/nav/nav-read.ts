@@ -28,7 +28,10 @@ export async function navRead(context: NavContext, target: string, options: NavR
       if (parsed.resolved.type === "file") return readLines(context, parsed.resolved.path, 1, Infinity, chunk, false);
       // A directory cannot be read, so a symbol of the same name (`test`) is what was meant, if there is one.
       const symbol = parsed.resolved.path ? await resolveSymbol(context, parsed.resolved.path) : undefined;
-      if (!symbol || "error" in symbol) return { error: `'${parsed.resolved.path || "."}' is a directory; list it with nav_ls or read a file in it` };
+      const directory = `'${parsed.resolved.path || "."}' is a directory`;
+      // Several symbols of that name: each candidate reads as written.
+      if (symbol && "error" in symbol && symbol.candidates) return { error: `${directory}, and symbols have that name too; list it with nav_ls, or read one of the candidates`, candidates: symbol.candidates };
+      if (!symbol || "error" in symbol) return { error: `${directory}; list it with nav_ls or read a file in it` };
       return readSymbol(context, symbol, chunk);
     }
     case "missing-path":

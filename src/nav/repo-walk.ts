@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ReadRule } from "../access/read-rule.ts";
+import { statFiles } from "./file-stats.ts";
 import { startWalkHelper } from "./parallel-walk.ts";
 import { isInside } from "./path-safety.ts";
 import { pathUnder } from "./text-scan.ts";
@@ -54,8 +55,9 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
   const outsideLinks: string[] = [];
   const helper = share.length > 0 ? startHelper(root, rule.secretFiles, share) : undefined;
   const met: string[] = [];
+  const pending = new PendingFiles();
   try {
-    walkDirectory(root, "", rule, files, outsideLinks, helper && { folders: new Set(share), met });
+    walkDirectory(root, "", rule, files, outsideLinks, pending, helper && { folders: new Set(share), met });
   } catch (error) {
     helper?.cancel();
     throw error;
@@ -65,13 +67,14 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
     for (const folder of met) {
       const part = walked.get(folder);
       if (!part) {
-        walkDirectory(root, folder, rule, files, outsideLinks, undefined);
+        walkDirectory(root, folder, rule, files, outsideLinks, pending, undefined);
         continue;
       }
       for (const file of part.files) files.push(file);
       for (const link of part.outsideLinks) outsideLinks.push(link);
     }
   }
+  pending.statInto(files);
   files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
   return { files, outsideLinks };
@@ -94,7 +97,9 @@ export function walkFolders(root: string, rule: ReadRule, folders: readonly stri
     const absolute = pathUnder(root, folder);
     if (realPath(absolute) !== absolute || !safeStat(absolute)?.isDirectory() || rule.refusal(folder)) continue;
     const part: WalkedPart = { files: [], outsideLinks: [] };
-    walkDirectory(root, folder, rule, part.files, part.outsideLinks, undefined);
+    const pending = new PendingFiles();
+    walkDirectory(root, folder, rule, part.files, part.outsideLinks, pending, undefined);
+    pending.statInto(part.files);
     walked.set(folder, part);
   }
   return walked;
@@ -131,13 +136,33 @@ export function foldersOf(files: readonly WalkedFile[]): Set<string> {
   return folders;
 }
 
+// The regular files a walk found, to be listed once their `stat`s are in (all at once: see file-stats.ts).
+class PendingFiles {
+  readonly #relative: string[] = [];
+  readonly #absolute: string[] = [];
+
+  add(relative: string, absolute: string): void {
+    this.#relative.push(relative);
+    this.#absolute.push(absolute);
+  }
+
+  // Lists each file whose `stat` succeeded.
+  statInto(files: WalkedFile[]): void {
+    const stats = statFiles(this.#absolute);
+    for (let index = 0; index < stats.length; index++) {
+      const stat = stats[index];
+      if (stat) files.push({ path: this.#relative[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+    }
+  }
+}
+
 // Folders a worker thread walks: met as folders this walk would enter, they are noted in `met`, not entered.
 interface Shared {
   readonly folders: ReadonlySet<string>;
   readonly met: string[];
 }
 
-function walkDirectory(root: string, relative: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], shared: Shared | undefined): void {
+function walkDirectory(root: string, relative: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], pending: PendingFiles, shared: Shared | undefined): void {
   const absolute = relative ? path.join(root, relative) : root;
   // Joined by hand: path.join's normalising is the walk's largest cost after the system calls.
   const prefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
@@ -149,18 +174,19 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
   }
   // In any case: on a file system that ignores case (macOS, Windows), git reads `.Gitignore` too.
   rule.noteFolder(relative, entries.some((entry) => entry.name.length === 10 && entry.name.toLowerCase() === ".gitignore"));
-  for (const entry of entries) visitEntry(root, relative, prefix, entry, rule, files, outsideLinks, shared);
+  for (const entry of entries) visitEntry(root, relative, prefix, entry, rule, files, outsideLinks, pending, shared);
 }
 
 // One entry of the folder `parent` (whose absolute path ends in `prefix`): a folder is walked, a file
-// listed, a symlink followed to a file inside the root. The rule gets the same `parent` for every entry.
-function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dirent, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], shared: Shared | undefined): void {
+// listed (once its `stat` is in), a symlink followed to a file inside the root. The rule gets the same
+// `parent` for every entry.
+function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dirent, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], pending: PendingFiles, shared: Shared | undefined): void {
   const relative = parent ? `${parent}/${entry.name}` : entry.name;
   const absolute = prefix + entry.name;
   if (entry.isDirectory()) {
     if (rule.entryRefusal(relative, true, parent)) return;
     if (shared?.folders.has(relative)) shared.met.push(relative);
-    else walkDirectory(root, relative, rule, files, outsideLinks, shared);
+    else walkDirectory(root, relative, rule, files, outsideLinks, pending, shared);
     return;
   }
   if (rule.entryRefusal(relative, false, parent)) return;
@@ -174,9 +200,7 @@ function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dire
     if (stat?.isFile()) files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
     return;
   }
-  if (!entry.isFile()) return;
-  const stat = safeStat(absolute);
-  if (stat) files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+  if (entry.isFile()) pending.add(relative, absolute);
 }
 
 function realPath(absolute: string): string | undefined {

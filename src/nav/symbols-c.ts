@@ -47,9 +47,10 @@ function visitNode(node: Node, outer: Node, collector: SymbolCollector, containe
       return;
     }
     case "namespace_definition": {
-      const name = node.childForFieldName("name")?.text ?? "(anonymous)";
+      const name = node.childForFieldName("name")?.text;
       const body = node.childForFieldName("body");
-      const qualified = collector.add({ node: outer, name: name.replace(/::/g, "."), kind: "namespace", container, body });
+      // An anonymous namespace's members are named as C++ names them in the file: unqualified.
+      const qualified = name === undefined ? container : collector.add({ node: outer, name: name.replace(/::/g, "."), kind: "namespace", container, body });
       if (body) visit(body, collector, qualified, false, defined);
       return;
     }

@@ -41,14 +41,18 @@ const LINE_TEXT_MAX = 300;
 
 /** Matches as flat arrays: `meta` holds (file index, line, column) per match, `texts` the lines. */
 export class MatchSink {
-  meta = new Int32Array(STRIDE * 256);
+  meta: Int32Array;
   readonly texts: string[] = [];
   count = 0;
   readonly #progress: (() => void) | undefined;
 
-  /** @param progress - called every 256 matches (a worker's heartbeat, so a file with many matches is not taken for a stall) */
-  constructor(progress?: () => void) {
+  /**
+   * @param progress - called every 256 matches (a worker's heartbeat, so a file with many matches is not taken for a stall)
+   * @param expected - the matches to make room for at once (it grows past them as needed)
+   */
+  constructor(progress?: () => void, expected = 256) {
     this.#progress = progress;
+    this.meta = new Int32Array(STRIDE * Math.max(1, expected));
   }
 
   push(fileIndex: number, line: number, column: number, text: string): void {

@@ -27,12 +27,13 @@ describe("index cache across sessions", () => {
     await first.close();
     expect(first.stats()).toEqual({ files: info.files, analyzed: info.files, fromCache: 0 });
     const cacheFiles = await fs.readdir(cacheDir);
-    // Trigram filters, metadata, spans and symbols, side by side, named by a hash of the root.
-    expect(cacheFiles.sort()).toHaveLength(4);
+    // Trigram filters, metadata, spans, symbols and the walk hint, side by side, named by a hash of the root.
+    expect(cacheFiles.sort()).toHaveLength(5);
     expect(cacheFiles[1]).toMatch(/^[0-9a-f]{20}\.json$/);
     expect(cacheFiles[0]).toBe(cacheFiles[1].replace(/\.json$/, ".grams"));
     expect(cacheFiles[2]).toBe(cacheFiles[1].replace(/\.json$/, ".spans"));
     expect(cacheFiles[3]).toBe(cacheFiles[1].replace(/\.json$/, ".symbols"));
+    expect(cacheFiles[4]).toBe(cacheFiles[1].replace(/\.json$/, ".walk"));
 
     const second = await createNavTools(repo.root, { cacheDir });
     expect(await second.info()).toEqual(info);

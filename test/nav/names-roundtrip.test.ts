@@ -196,6 +196,8 @@ describe("hard names read by the string people write", () => {
     { label: "C++ operator new", target: "geo.Stack.operator new", symbol: "geo.Stack.operator new", path: "cpp/names.cpp" },
     { label: "C++ specialisation", target: "geo.Hash<int>.operator()", symbol: "geo.Hash<int>.operator()", path: "cpp/names.cpp" },
     { label: "C++ destructor", target: "geo::Stack::~Stack", symbol: "geo.Stack.~Stack", path: "cpp/names.cpp" },
+    { label: "C++ function in an anonymous namespace", target: "bumpHidden", symbol: "bumpHidden", path: "cpp/names.cpp" },
+    { label: "C++ struct member in an anonymous namespace", target: "Hidden.depth", symbol: "Hidden.depth", path: "cpp/names.cpp" },
     { label: "Rust trait impl", target: "<Wrapper as fmt.Display>.fmt", symbol: "<Wrapper as fmt.Display>.fmt", path: "rust/names.rs" },
     { label: "Rust trait impl with ::", target: "<Wrapper as fmt::Debug>::fmt", symbol: "<Wrapper as fmt.Debug>.fmt", path: "rust/names.rs" },
     { label: "Rust trait impl by its type", target: "Point.add", symbol: "<Point as Add>.add", path: "rust/names.rs" },

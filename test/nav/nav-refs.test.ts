@@ -45,7 +45,7 @@ describe("nav_refs per language", () => {
     { label: "Java: static and instance method calls", name: "Counter.add", expected: ["call java/Names.java:23:58 Names.total", "call rust/names.rs:39:30 wrap_origin"] },
     { label: "C: calls of a function declared in a header", name: "list_append", expected: ["call c/names.c:15:12 append_two", "call c/names.c:16:12 append_two"] },
     { label: "C: a struct field through a pointer (and a JavaScript method of the same name)", name: "next", expected: ["member c/names.c:10:47 __sum_values", "call js/names.js:12:13 Queue.flush"] },
-    { label: "C++: a member call and a namespace function", name: "push", expected: ["call cpp/names.cpp:42:11 geo.useStack"] },
+    { label: "C++: a member call and a namespace function", name: "push", expected: ["call cpp/names.cpp:55:11 geo.useStack"] },
   ])("$label", async ({ name, expected }) => {
     expect(await refs(name)).toEqual(expected);
   });

@@ -1,3 +1,6 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkToolArguments } from "../../src/tools/tool-arguments.ts";
 import { createNavTools, isNavError, type NavReadResult, type NavTools } from "../../src/nav/index.ts";
@@ -143,6 +146,32 @@ describe("nav_read", () => {
   test("refuses binary files and directories with error values", async () => {
     expect(await nav.read("assets/logo.png")).toEqual({ error: "'assets/logo.png' is a binary file (17 bytes); it cannot be read as text" });
     expect(await nav.read("src")).toEqual({ error: "'src' is a directory; list it with nav_ls or read a file in it" });
+  });
+
+  test("reads the symbol a directory's name also names, and offers each when several do", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-dir-symbol-"));
+    try {
+      await fs.mkdir(path.join(dir, "tools"));
+      await fs.writeFile(path.join(dir, "tools", "a.py"), "x = 1\n");
+      await fs.writeFile(path.join(dir, "one.py"), "def tools():\n    return 1\n");
+      const single = await createNavTools(dir, { cacheDir: false });
+      try {
+        expect(await single.read("tools")).toMatchObject({ path: "one.py", symbol: "tools", startLine: 1, endLine: 2 });
+        await fs.writeFile(path.join(dir, "two.py"), "def tools():\n    return 2\n");
+      } finally {
+        await single.close();
+      }
+      const twice = await createNavTools(dir, { cacheDir: false });
+      try {
+        const read = await twice.read("tools");
+        expect(read).toEqual({ error: "'tools' is a directory, and symbols have that name too; list it with nav_ls, or read one of the candidates", candidates: ["one.py#tools", "two.py#tools"] });
+        for (const candidate of (read as { candidates: string[] }).candidates) expect(await twice.read(candidate)).toMatchObject({ symbol: "tools" });
+      } finally {
+        await twice.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,7 @@
-// Loads the native literal scanner (native/literal_scan.cc), which `npm install` builds when the
-// machine has a C++ compiler (scripts/build-native.mjs). Without it every search scans in JavaScript.
+// Loads rlmkit's native addon (native/), which `npm install` builds when the machine has a C++
+// compiler (scripts/build-native.mjs): a first search's scan of many files, and the `stat` of a
+// walk's files, on threads of its own. Without it the same work runs in JavaScript. A leaf module:
+// the walk's worker thread loads it too.
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -18,8 +20,11 @@ export interface NativeScanReply {
 /** The number of values per hit in {@link NativeScanReply.hits}. */
 export const NATIVE_HIT_STRIDE = 6;
 
-/** The native scanner's one entry point. */
-export interface NativeScanner {
+/** The values per path in the answer of {@link NativeAddon.stat}. */
+export const NATIVE_STAT_STRIDE = 6;
+
+/** The native addon's entry points (see native/). */
+export interface NativeAddon {
   /**
    * Scans the files (absolute paths) for the needle on `threads` threads of its own; each file is read
    * whole, and the first hit of each line that holds the needle is reported. Once the files taken hold
@@ -34,29 +39,35 @@ export interface NativeScanner {
     deadlineMs: number,
     sniffBytes: number,
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
+  /**
+   * The `stat` of each path (following symlinks) on `threads` threads, {@link NATIVE_STAT_STRIDE}
+   * values per path: 1 when it succeeded (else all 0), the size, the mtime's seconds and
+   * nanoseconds, the ctime's seconds and nanoseconds.
+   */
+  stat(paths: readonly string[], threads: number): Float64Array;
 }
 
 // From src/nav (a checkout) and from dist/src/nav (the build).
-const CANDIDATES = ["../../native/build/Release/literal_scan.node", "../../../native/build/Release/literal_scan.node"];
+const CANDIDATES = ["../../native/build/Release/rlmkit_native.node", "../../../native/build/Release/rlmkit_native.node"];
 
-let loaded: NativeScanner | null | undefined;
+let loaded: NativeAddon | null | undefined;
 
 /**
- * The native scanner, or `undefined` when it was not built (no compiler at install, or
- * Windows) or when `RLMKIT_NATIVE_SCAN=0` turns it off (then searches scan in JavaScript).
+ * The native addon, or `undefined` when it was not built (no compiler at install, or Windows)
+ * or when `RLMKIT_NATIVE=0` turns it off (then its work runs in JavaScript).
  */
-export function nativeScanner(): NativeScanner | undefined {
-  if (process.env.RLMKIT_NATIVE_SCAN === "0") return undefined;
+export function nativeAddon(): NativeAddon | undefined {
+  if (process.env.RLMKIT_NATIVE === "0") return undefined;
   if (loaded === undefined) loaded = load();
   return loaded ?? undefined;
 }
 
-function load(): NativeScanner | null {
+function load(): NativeAddon | null {
   const require = createRequire(import.meta.url);
   for (const candidate of CANDIDATES) {
     try {
-      const addon = require(fileURLToPath(new URL(candidate, import.meta.url))) as Partial<NativeScanner>;
-      if (typeof addon.scan === "function") return addon as NativeScanner;
+      const addon = require(fileURLToPath(new URL(candidate, import.meta.url))) as Partial<NativeAddon>;
+      if (typeof addon.scan === "function" && typeof addon.stat === "function") return addon as NativeAddon;
     } catch {
       // Not there (or built for another platform): the next candidate, else none.
     }

@@ -1,0 +1,49 @@
+#include "rlmkit_native.h"
+
+#include <system_error>
+#include <thread>
+
+napi_value Throw(napi_env env, const char* message) {
+  napi_throw_type_error(env, nullptr, message);
+  return nullptr;
+}
+
+bool ReadString(napi_env env, napi_value value, std::string& out) {
+  size_t length = 0;
+  if (napi_get_value_string_utf8(env, value, nullptr, 0, &length) != napi_ok) return false;
+  out.resize(length);
+  return napi_get_value_string_utf8(env, value, out.data(), length + 1, &length) == napi_ok;
+}
+
+bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out) {
+  bool is_array = false;
+  uint32_t count = 0;
+  if (napi_is_array(env, value, &is_array) != napi_ok || !is_array) return false;
+  napi_get_array_length(env, value, &count);
+  out.resize(count);
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value item;
+    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadString(env, item, out[i])) return false;
+  }
+  return true;
+}
+
+void RunOnThreads(int threads, const std::function<void()>& work) {
+  std::vector<std::thread> helpers;
+  try {
+    for (int t = 1; t < threads; t++) helpers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // Fewer threads than asked for: those that started share the work.
+  }
+  work();
+  for (std::thread& helper : helpers) helper.join();
+}
+
+NAPI_MODULE_INIT() {
+  napi_value scan, stat;
+  napi_create_function(env, "scan", NAPI_AUTO_LENGTH, LiteralScan, nullptr, &scan);
+  napi_set_named_property(env, exports, "scan", scan);
+  napi_create_function(env, "stat", NAPI_AUTO_LENGTH, StatFiles, nullptr, &stat);
+  napi_set_named_property(env, exports, "stat", stat);
+  return exports;
+}

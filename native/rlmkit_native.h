@@ -1,0 +1,29 @@
+// rlmkit's native addon: work a first search does on many files, on threads of its own (Node's
+// worker threads take tens of milliseconds to start; these start in microseconds). Built by
+// `npm install` when the machine has a C++ compiler (scripts/build-native.mjs); without it,
+// src/nav/native-addon.ts finds none and the same work runs in JavaScript.
+#ifndef RLMKIT_NATIVE_H_
+#define RLMKIT_NATIVE_H_
+
+#include <node_api.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+// scan(...): see literal_scan.cc.
+napi_value LiteralScan(napi_env env, napi_callback_info info);
+// stat(...): see stat_files.cc.
+napi_value StatFiles(napi_env env, napi_callback_info info);
+
+// Throws a TypeError; returns nullptr for the caller to return.
+napi_value Throw(napi_env env, const char* message);
+// A JavaScript string as UTF-8; false when it is not a string.
+bool ReadString(napi_env env, napi_value value, std::string& out);
+// An array of strings; false when it is not one.
+bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out);
+// Runs `work` on `threads` threads, the calling one among them, and waits for all of them (fewer
+// when a thread cannot start). `work` takes its items itself, from a shared counter.
+void RunOnThreads(int threads, const std::function<void()>& work);
+
+#endif  // RLMKIT_NATIVE_H_

@@ -1,0 +1,208 @@
+/**
+ * The native addon (native/, built by `npm install`): a first search's scan on its threads gives
+ * what the JavaScript scan gives, line for line, whatever the files hold (bytes that are not UTF-8,
+ * carriage returns, long lines, binary files, files changed or gone since they were listed); it
+ * stops at the search's deadline and when cancelled; and its `stat`s are those of fs.statSync.
+ */
+import fc from "fast-check";
+import fs from "node:fs/promises";
+import { statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { searchHere } from "../../src/nav/first-search.ts";
+import { statFiles } from "../../src/nav/file-stats.ts";
+import { walkRepository } from "../../src/nav/repo-walk.ts";
+import { nativeAddon } from "../../src/nav/native-addon.ts";
+import type { WorkerMatches } from "../../src/nav/search-matches.ts";
+import type { SearchFile } from "../../src/nav/text-scan.ts";
+import type { TextSearchRequest } from "../../src/nav/text-search.ts";
+import { ScanStopped } from "../../src/nav/time-guard.ts";
+import { fuzzParameters, fuzzTimeout } from "../fuzz/fuzz-settings.ts";
+import { PROJECT_ROOT } from "./fixture-repo.ts";
+
+let base: string;
+
+beforeAll(async () => {
+  base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-native-")));
+});
+
+afterAll(async () => {
+  if (base) await fs.rm(base, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  delete process.env.RLMKIT_NATIVE;
+});
+
+const never = () => undefined;
+
+// The search on the calling thread, with the native addon or without it.
+async function search(files: readonly SearchFile[], request: TextSearchRequest, native: boolean): Promise<WorkerMatches | undefined> {
+  if (native) delete process.env.RLMKIT_NATIVE;
+  else process.env.RLMKIT_NATIVE = "0";
+  try {
+    return await searchHere(files, request, never, Date.now() + 10_000);
+  } finally {
+    delete process.env.RLMKIT_NATIVE;
+  }
+}
+
+// The matches, and for a literal the files read and found changed. (A pattern's scan in JavaScript
+// reads files in batches before it knows how many matches they hold, so it may read a few more.)
+function asPlain(result: WorkerMatches | undefined, regex: boolean) {
+  if (!result) return result;
+  const matches = { meta: [...result.meta], texts: result.texts, count: result.count };
+  return regex ? matches : { ...matches, searchedFiles: result.searchedFiles, changed: result.changed };
+}
+
+test("is built on this machine (`npm install` builds it where there is a C++ compiler)", () => {
+  expect(nativeAddon()).toBeDefined();
+  process.env.RLMKIT_NATIVE = "0";
+  expect(nativeAddon()).toBeUndefined();
+});
+
+// Pieces of lines that make matches likely, and bytes that are not text: letters in both cases, the
+// literals, a carriage return, characters beyond ASCII, bytes that are not UTF-8 (a lone continuation
+// byte, a sequence cut short, 0xFF), a byte order mark, a NUL (a binary file within its first 8,000 bytes).
+const TEXT_PIECES = ["a", "b", "ab", "A", "B", "self.", "SELF.", "se", "lf", " ", "\t", "\r", "é", "😀", "Σ", "x"].map((piece) => Buffer.from(piece, "utf8"));
+const BYTE_PIECES = [[0x80], [0xe2, 0x82], [0xff], [0xef, 0xbb, 0xbf], [0x00]].map((bytes) => Buffer.from(bytes));
+const line = fc.array(fc.constantFrom(...TEXT_PIECES, ...BYTE_PIECES), { maxLength: 10 }).map((parts) => Buffer.concat(parts));
+const fileBytes = fc
+  .tuple(fc.array(line, { maxLength: 25 }), fc.boolean(), fc.nat({ max: 3 }))
+  .map(([lines, trailing, long]) =>
+    Buffer.concat([...lines.flatMap((bytes, index) => (index === 0 ? [bytes] : [Buffer.from("\n"), bytes])), Buffer.from((trailing ? "\n" : "") + "é".repeat(long * 100) + (long ? " ab" : ""), "utf8")]),
+  );
+
+const QUERIES: Pick<TextSearchRequest, "query" | "regex" | "caseSensitive">[] = [
+  { query: "ab", regex: false, caseSensitive: true },
+  { query: "self.", regex: false, caseSensitive: true },
+  { query: "Self.", regex: false, caseSensitive: false },
+  { query: "é", regex: false, caseSensitive: true },
+  { query: "😀a", regex: false, caseSensitive: true },
+  { query: "a\\s*b", regex: true, caseSensitive: true },
+  { query: "^\\s*self\\.", regex: true, caseSensitive: true },
+  { query: "b\\w*$", regex: true, caseSensitive: false },
+];
+
+describe("a first search on the native addon's threads", () => {
+  test(
+    "finds what the JavaScript scan finds, line for line, in every file whatever its bytes",
+    async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(fileBytes, { minLength: 1, maxLength: 6 }), fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 30 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), async (contents, query, limit, stale) => {
+          const root = path.join(base, `run-${run++}`);
+          await fs.mkdir(root);
+          const files: SearchFile[] = [];
+          for (const [index, bytes] of contents.entries()) {
+            await fs.writeFile(path.join(root, `f${index}.txt`), bytes);
+            // Some files listed with another size: they changed since the walk, and are read as they are now.
+            files.push({ path: `f${index}.txt`, size: stale[index] ? bytes.length + 1 : bytes.length, mtimeMs: 0 });
+          }
+          // A file listed and gone.
+          files.push({ path: "gone.txt", size: 5, mtimeMs: 0 });
+          const request: TextSearchRequest = { root, ...query, limit, maxFileBytes: 1 << 20 };
+          const expected = asPlain(await search(files, request, false), query.regex);
+          expect(asPlain(await search(files, request, true), query.regex)).toEqual(expected);
+          await fs.rm(root, { recursive: true, force: true });
+        }),
+        fuzzParameters(0.05, 60),
+      );
+    },
+    fuzzTimeout(0.05, 60_000),
+  );
+
+  test.for<[string, string, Partial<TextSearchRequest>]>([
+    ["a glob", "ab", { glob: "f1*" }],
+    ["a file over the size limit", "ab", { maxFileBytes: 10 }],
+    ["a literal with a line feed (scanned in JavaScript)", "a\nb", {}],
+    ["a literal that ignores case beyond ASCII (scanned in JavaScript)", "É", { caseSensitive: false }],
+  ])("finds what the JavaScript scan finds with %s", async ([, query, options]) => {
+    const root = path.join(base, "table");
+    await fs.mkdir(root, { recursive: true });
+    const texts = ["ab\nx ab\r\n", "xx\nAB ab\néÉ a\nb\n", `${"z".repeat(50)}\nab`];
+    const files: SearchFile[] = [];
+    for (const [index, text] of texts.entries()) {
+      await fs.writeFile(path.join(root, `f${index}.txt`), text);
+      files.push({ path: `f${index}.txt`, size: Buffer.byteLength(text), mtimeMs: 0 });
+    }
+    const request: TextSearchRequest = { root, query, regex: false, caseSensitive: true, limit: 100, maxFileBytes: 1 << 20, ...options };
+    const expected = asPlain(await search(files, request, false), false);
+    expect(expected?.count).toBeGreaterThanOrEqual(0);
+    expect(asPlain(await search(files, request, true), false)).toEqual(expected);
+  });
+
+  test("answers a search whose deadline passed with the time-out, and one that was cancelled with the cancellation", async () => {
+    const root = path.join(base, "many");
+    await fs.mkdir(root);
+    const files: SearchFile[] = [];
+    for (let index = 0; index < 200; index++) {
+      await fs.writeFile(path.join(root, `f${index}.txt`), `line ${index}\n`);
+      files.push({ path: `f${index}.txt`, size: `line ${index}\n`.length, mtimeMs: 0 });
+    }
+    const request: TextSearchRequest = { root, query: "absent", regex: false, caseSensitive: true, limit: 50, maxFileBytes: 1 << 20 };
+    await expect(searchHere(files, request, never, Date.now() - 1)).rejects.toMatchObject({ reason: "timeout" });
+    const cancelled = new ScanStopped("cancelled");
+    await expect(searchHere(files, request, () => cancelled, Date.now() + 10_000)).rejects.toBe(cancelled);
+  });
+});
+
+describe("the native addon's scan", () => {
+  test("stops taking files once cancelled, and says so", async () => {
+    const addon = nativeAddon()!;
+    const file = path.join(base, "big.txt");
+    await fs.writeFile(file, "x".repeat(1 << 20));
+    const { promise, cancel } = addon.scan(Array.from({ length: 20_000 }, () => file), "absent", false, 10, 2, Date.now() + 60_000, 8000);
+    cancel();
+    const reply = await promise;
+    expect(reply.stopped).toBe(2);
+    // Each thread reads at most the file it had taken: the others are not read (-2).
+    expect(reply.files.filter((value, index) => index % 2 === 0 && value === -2).length).toBeGreaterThan(19_000);
+  });
+
+  test.for([
+    ["no arguments", () => (nativeAddon()!.scan as unknown as () => unknown)()],
+    ["paths that are not strings", () => nativeAddon()!.scan([1 as unknown as string], "x", false, 1, 1, 0, 0)],
+    ["an empty needle", () => nativeAddon()!.scan([], "", false, 1, 1, 0, 0)],
+    ["a needle beyond ASCII that ignores case", () => nativeAddon()!.scan([], "é", true, 1, 1, 0, 0)],
+    ["stat of paths that are not strings", () => nativeAddon()!.stat([{}] as unknown as string[], 1)],
+  ])("refuses %s with a TypeError", ([, call]) => {
+    expect(call as () => unknown).toThrow(TypeError);
+  });
+});
+
+describe("the native addon's stat", () => {
+  test("gives the size, mtime and ctime fs.statSync gives, bit for bit, and nothing for a path it cannot stat", async () => {
+    const root = path.join(base, "stat");
+    await fs.mkdir(path.join(root, "dir"), { recursive: true });
+    await fs.writeFile(path.join(root, "a.txt"), "hello\n");
+    await fs.writeFile(path.join(root, "b.bin"), Buffer.alloc(70_000));
+    await fs.utimes(path.join(root, "b.bin"), 1_700_000_000.123456, 1_600_000_000.987654);
+    await fs.symlink(path.join(root, "a.txt"), path.join(root, "link"));
+    const paths = ["a.txt", "b.bin", "link", "dir", "missing"].map((name) => path.join(root, name));
+    // Past the count from which it uses several threads, too.
+    const many = [...paths, ...Array.from({ length: 300 }, (_, index) => paths[index % paths.length]!)];
+    const stats = statFiles(many);
+    many.forEach((file, index) => {
+      let expected: { size: number; mtimeMs: number; ctimeMs: number } | undefined;
+      try {
+        const stat = statSync(file);
+        expected = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
+      } catch {
+        expected = undefined;
+      }
+      expect(stats[index]).toEqual(expected);
+    });
+    expect(stats[4]).toBeUndefined();
+    process.env.RLMKIT_NATIVE = "0";
+    expect(statFiles(many)).toEqual(stats);
+  });
+
+  test("leaves a walk's list as it is without it: the same files, sizes and times", () => {
+    const walked = walkRepository(PROJECT_ROOT);
+    expect(walked.files.length).toBeGreaterThan(100);
+    process.env.RLMKIT_NATIVE = "0";
+    expect(walkRepository(PROJECT_ROOT)).toEqual(walked);
+  });
+});
