@@ -60,6 +60,20 @@ export async function searchNatively(
   return collect(files, indexes, reply, plan, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())));
 }
 
+/**
+ * True when a search of these files would run on the native addon's threads whatever their size:
+ * the addon is built, the query is a literal whose bytes match exactly where its text does, and
+ * the index wants no trigram filter of a file it would read (those files are read by this thread).
+ * Its matches are bounded by the search's limit; a pattern may keep every line that holds its
+ * literal, so a pattern runs here only on as many bytes as `fitsHere` allows.
+ */
+export function scansNatively(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "query" | "caseSensitive" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): boolean {
+  if (request.regex || !nativeAddon() || !exactInBytes(request.query, request.caseSensitive)) return false;
+  if (!learn) return true;
+  for (const file of files) if (file.size <= request.maxFileBytes && (!mayHold || mayHold(file)) && learn.wants(file)) return false;
+  return true;
+}
+
 // True when the literal's bytes are found exactly where its text is in the decoded file: a
 // well-formed literal with no U+FFFD (the decoder's stand-in for bytes it could not read) and no line
 // feed; ignoring case, an ASCII one (no character from U+0080 matches an ASCII letter in any case

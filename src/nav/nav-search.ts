@@ -84,7 +84,7 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   // Files read from disk leave a filter for the next process's first search.
   const learn = context.engine.holdsTexts ? undefined : await context.index.filterSink();
   // On the cache's list when it lists every file (else a search on this thread would often run twice) or when the search runs on the workers.
-  if (early && (early.complete || context.engine.runsOnWorkers(early.files, request, holds))) {
+  if (early && (early.complete || context.engine.runsOnWorkers(early.files, request, holds, learn))) {
     // The workers read every file in the background once the answer stands, not before a search that runs again.
     const pending = context.engine.search(early.files, request, holds, learn, { loadAfter: false });
     // A search on the workers reaches them before the walk holds this thread.

@@ -1,4 +1,5 @@
 import { runsHere, searchHere } from "./first-search.ts";
+import { scansNatively } from "./native-first-search.ts";
 import { ScanStopped } from "./time-guard.ts";
 import { fitsHere } from "./search-placement.ts";
 import { lineRegex, type LineRegex } from "./line-regex.ts";
@@ -86,7 +87,7 @@ export class TextSearchEngine {
       const generation = this.#generation;
       // One deadline for the search, wherever it runs: a pattern given up on this thread has what is left of it on the workers.
       const deadline = Date.now() + this.#timeoutMs;
-      let result = this.#searchesHere(files, request, mayHold) ? await this.#searchHere(files, request, deadline, mayHold, learn) : undefined;
+      let result = this.#searchesHere(files, request, mayHold, learn) ? await this.#searchHere(files, request, deadline, mayHold, learn) : undefined;
       this.#lastRanOn = result === undefined ? "workers" : "calling thread";
       if (result === undefined) {
         if (!mayHold || this.#workersLoaded) return this.#runSearch(files, request, true, learn, deadline);
@@ -140,8 +141,8 @@ export class TextSearchEngine {
   }
 
   /** True when a search of these files would run on the workers (not on this thread). */
-  runsOnWorkers(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean): boolean {
-    return !this.#searchesHere(files, request, mayHold);
+  runsOnWorkers(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): boolean {
+    return !this.#searchesHere(files, request, mayHold, learn);
   }
 
   /**
@@ -178,9 +179,11 @@ export class TextSearchEngine {
     return result;
   }
 
-  // A search before the workers hold any text, with few enough bytes to read here (see `fitsHere`).
-  #searchesHere(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean): boolean {
-    return !this.#workersLoaded && runsHere(request) && fitsHere(files, request.maxFileBytes, mayHold);
+  // A search before the workers hold any text: a literal the native addon's threads scan (see `scansNatively`), or
+  // one with few enough bytes to read on this thread (see `fitsHere`).
+  #searchesHere(files: readonly SearchFile[], request: HereTest, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): boolean {
+    if (this.#workersLoaded) return false;
+    return scansNatively(files, request, mayHold, learn) || (runsHere(request) && fitsHere(files, request.maxFileBytes, mayHold));
   }
 
   // The search on this thread, or undefined when its pattern ran out of time there (before the deadline).

@@ -14,6 +14,7 @@ import { searchHere } from "../../src/nav/first-search.ts";
 import { statFiles } from "../../src/nav/file-stats.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { nativeAddon } from "../../src/nav/native-addon.ts";
+import { scansNatively } from "../../src/nav/native-first-search.ts";
 import type { WorkerMatches } from "../../src/nav/search-matches.ts";
 import type { SearchFile } from "../../src/nav/text-scan.ts";
 import type { TextSearchRequest } from "../../src/nav/text-search.ts";
@@ -145,6 +146,28 @@ describe("a first search on the native addon's threads", () => {
     await expect(searchHere(files, request, never, Date.now() - 1)).rejects.toMatchObject({ reason: "timeout" });
     const cancelled = new ScanStopped("cancelled");
     await expect(searchHere(files, request, () => cancelled, Date.now() + 10_000)).rejects.toBe(cancelled);
+  });
+});
+
+describe("where a first search runs", () => {
+  const files: SearchFile[] = [
+    { path: "a.txt", size: 10, mtimeMs: 0 },
+    { path: "b.txt", size: 10, mtimeMs: 0 },
+  ];
+  const literal = { query: "ab", regex: false, caseSensitive: true, maxFileBytes: 100 };
+  const wanting = (wanted: string) => ({ wants: (file: SearchFile) => file.path === wanted, add: () => undefined });
+
+  test.for<[string, boolean, () => boolean]>([
+    ["a literal, whatever the repository's size", true, () => scansNatively(files, literal)],
+    ["a literal that ignores case", true, () => scansNatively(files, { ...literal, query: "AB", caseSensitive: false })],
+    ["a pattern (its lines may be most of the files: `fitsHere` bounds it)", false, () => scansNatively(files, { ...literal, query: "a.b", regex: true })],
+    ["a literal with a line feed", false, () => scansNatively(files, { ...literal, query: "a\nb" })],
+    ["a file the index wants a filter of, which this thread reads", false, () => scansNatively(files, literal, undefined, wanting("b.txt"))],
+    ["a wanted file the trigram filter rules out", true, () => scansNatively(files, literal, (file) => file.path !== "b.txt", wanting("b.txt"))],
+    ["a wanted file over the size limit", true, () => scansNatively([...files, { path: "big.txt", size: 1000, mtimeMs: 0 }], literal, undefined, wanting("big.txt"))],
+    ["no addon", false, () => ((process.env.RLMKIT_NATIVE = "0"), scansNatively(files, literal))],
+  ])("on the native addon's threads for %s: %s", ([, expected, decide]) => {
+    expect(decide()).toBe(expected);
   });
 });
 
