@@ -87,9 +87,13 @@ export function trigramTestOf(current: (file: SearchFile) => KnownFile | undefin
   };
 }
 
-/** The record or filter known for this version of a file: this process's first, then the disk cache's. */
+/**
+ * The record or filter known for this version of a file: this process's first, then the disk
+ * cache's. A file of the cache's list is a record or filter itself, known without a lookup.
+ */
 export function knownFileOf(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, cache: IndexCache): (file: SearchFile) => KnownFile | undefined {
   return (file) => {
+    if (isCacheEntry(file)) return file;
     const record = records.get(file.path) ?? cache.records.get(file.path);
     if (record && sameVersion(record, file)) return record;
     const filter = filters.get(file.path) ?? cache.filters.get(file.path);
