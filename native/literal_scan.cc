@@ -4,14 +4,15 @@
 // everything else a search does (patterns, line texts, the limit), so the lines it gives are those
 // of the JavaScript scan.
 //
-// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes) returns
+// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes) returns
 // { promise, cancel }. The promise resolves to
 //   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read; then 1 if binary, else 0),
 //     hits: Int32Array   (per hit: path index, line (1-based), hit offset in the line in bytes,
 //                         line offset in `bytes`, line length in bytes, 1 if the line is all ASCII),
 //     bytes: ArrayBuffer (the lines' bytes, without their line feeds),
-//     stopped: 0 | 1 | 2 (done, deadline passed, cancelled) }.
+//     stopped: 0 | 1 | 2 | 3 (done, deadline passed, cancelled, more than maxLineBytes of lines) }.
 // `wanted` bounds the hits: once the files taken hold that many, no thread takes another file.
+// `maxLineBytes` bounds the lines' bytes kept: past it the scan stops and keeps nothing more.
 #include "rlmkit_native.h"
 
 #include <fcntl.h>
@@ -42,6 +43,8 @@ struct Job {
   std::string needle;  // lower-cased when ignoring case (an ASCII needle)
   bool ignore_case = false;
   int64_t wanted = 0;
+  int64_t max_line_bytes = 0;
+  std::atomic<int64_t> line_bytes{0};
   int threads = 1;
   double deadline_ms = 0;
   size_t sniff = 0;
@@ -172,6 +175,9 @@ void ScanFile(Job& job, size_t index, std::vector<char>& buffer) {
     at = line_end + 1;
   }
   job.found.fetch_add(static_cast<int64_t>(result.hits.size() / kHitStride));
+  if (job.line_bytes.fetch_add(static_cast<int64_t>(result.lines.size())) + static_cast<int64_t>(result.lines.size()) > job.max_line_bytes) {
+    job.stopped.store(3);
+  }
 }
 
 void Execute(napi_env, void* data) {
@@ -190,7 +196,7 @@ void Execute(napi_env, void* data) {
         job.stopped.store(2);
         return;
       }
-      if (job.found.load() >= job.wanted) return;
+      if (job.found.load() >= job.wanted || job.stopped.load() == 3) return;
       if (NowMs() > job.deadline_ms) {
         job.stopped.store(1);
         return;
@@ -266,10 +272,10 @@ void FreeFlag(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<
 }  // namespace
 
 napi_value LiteralScan(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 7) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes)");
+  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   const uint32_t count = static_cast<uint32_t>(job->paths.size());
@@ -281,16 +287,18 @@ napi_value LiteralScan(napi_env env, napi_callback_info info) {
       c = static_cast<char>(Lower(static_cast<unsigned char>(c)));
     }
   }
-  double wanted = 0, deadline = 0, sniff = 0;
+  double wanted = 0, deadline = 0, sniff = 0, max_line_bytes = 0;
   int32_t threads = 1;
   napi_get_value_double(env, argv[3], &wanted);
   napi_get_value_int32(env, argv[4], &threads);
   napi_get_value_double(env, argv[5], &deadline);
   napi_get_value_double(env, argv[6], &sniff);
+  napi_get_value_double(env, argv[7], &max_line_bytes);
   job->wanted = wanted < 1 ? 1 : static_cast<int64_t>(wanted);
   job->threads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
   job->deadline_ms = deadline;
   job->sniff = sniff < 0 ? 0 : static_cast<size_t>(sniff);
+  job->max_line_bytes = max_line_bytes < 0 ? 0 : max_line_bytes > 9e18 ? INT64_MAX : static_cast<int64_t>(max_line_bytes);
   job->results.resize(count);
   job->cancelled = std::make_shared<std::atomic<bool>>(false);
 

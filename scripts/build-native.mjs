@@ -24,8 +24,8 @@ const gyp = process.env.npm_config_node_gyp;
 const command = gyp ? process.execPath : "node-gyp";
 const args = [...(gyp ? [gyp] : []), "rebuild", "--release", "--directory", native];
 // The headers of the Node that runs this, when it ships them (then nothing is downloaded).
-const prefix = path.resolve(path.dirname(process.execPath), "..");
-if (fs.existsSync(path.join(prefix, "include", "node", "node_api.h"))) args.push(`--nodedir=${prefix}`);
+const headers = path.resolve(path.dirname(process.execPath), "..", "include", "node");
+if (fs.existsSync(path.join(headers, "node_api.h")) && fs.existsSync(path.join(headers, "common.gypi"))) args.push(`--nodedir=${path.resolve(headers, "..", "..")}`);
 const built = spawnSync(command, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
 if (built.error || built.status !== 0) {
   const detail = built.error ? built.error.message : built.stderr.trim().split("\n").slice(-3).join(" | ");

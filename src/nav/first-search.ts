@@ -60,7 +60,7 @@ export async function searchHere(
 ): Promise<WorkerMatches | undefined> {
   const { plan, literal } = planOf(request);
   const budgetMs = Math.min(HERE_PATTERN_BUDGET_MS, deadline - Date.now());
-  const native = await searchNatively(files, request, plan, literal, stop, deadline, budgetMs, mayHoldFile, learn);
+  const native = await searchNatively(files, request, plan, literal, { stop, deadline, patternBudgetMs: budgetMs, mayHoldFile, learn });
   if (native !== null) return native;
   const sink = new MatchSink();
   const wanted = request.limit + 1;

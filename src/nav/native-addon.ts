@@ -13,8 +13,8 @@ export interface NativeScanReply {
   readonly hits: Int32Array;
   /** The bytes of the lines hit, without their line feeds. */
   readonly bytes: ArrayBuffer;
-  /** 0: done; 1: the deadline passed; 2: cancelled. */
-  readonly stopped: 0 | 1 | 2;
+  /** 0: done; 1: the deadline passed; 2: cancelled; 3: the lines came to more than `maxLineBytes` (what was kept is incomplete). */
+  readonly stopped: 0 | 1 | 2 | 3;
 }
 
 /** The number of values per hit in {@link NativeScanReply.hits}. */
@@ -28,7 +28,8 @@ export interface NativeAddon {
   /**
    * Scans the files (absolute paths) for the needle on `threads` threads of its own; each file is read
    * whole, and the first hit of each line that holds the needle is reported. Once the files taken hold
-   * `wanted` hits, no more files are taken. `ignoreCase` needs an ASCII needle.
+   * `wanted` hits, no more files are taken; once the lines kept pass `maxLineBytes`, the scan stops.
+   * `ignoreCase` needs an ASCII needle.
    */
   scan(
     paths: readonly string[],
@@ -38,6 +39,7 @@ export interface NativeAddon {
     threads: number,
     deadlineMs: number,
     sniffBytes: number,
+    maxLineBytes: number,
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
    * The `stat` of each path (following symlinks) on `threads` threads, {@link NATIVE_STAT_STRIDE}

@@ -4,6 +4,7 @@
 // is the same, line for line.
 import os from "node:os";
 import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
+import { lineRegex } from "./line-regex.ts";
 import type { FilterSink } from "./file-filters.ts";
 import { NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
 import type { WorkerMatches } from "./search-matches.ts";
@@ -13,31 +14,46 @@ import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
 
 /** The native scanner's threads: one per core, at most this many. */
 const MAX_THREADS = 8;
+/**
+ * The most bytes of lines a pattern's scan keeps: every line that holds the pattern's literal is
+ * kept until the pattern runs, so a common literal could keep most of a large repository. Past it
+ * the search runs on the workers.
+ */
+export const PATTERN_MAX_LINE_BYTES = 64 * 1024 * 1024;
 // How often the wait for the scanner checks whether the search was stopped.
 const STOP_POLL_MS = 10;
 
-/** Checked while the scan runs: the search's deadline passed, or it was cancelled. */
-export type StopCheck = () => ScanStopped | undefined;
+/** How {@link searchNatively} runs. */
+export interface NativeSearchOptions {
+  /** Checked while the scan runs: the search's deadline passed, or it was cancelled. */
+  readonly stop: () => ScanStopped | undefined;
+  /** The search's deadline (`Date.now()` time). */
+  readonly deadline: number;
+  /** The time the pattern may take on this thread. */
+  readonly patternBudgetMs: number;
+  /** False for a file that cannot hold the literal (the index's trigram filter): it is not read. */
+  readonly mayHoldFile?: (file: SearchFile) => boolean;
+  /** Wants a trigram filter of files the index knows nothing of (this thread reads those). */
+  readonly learn?: FilterSink;
+  /** The most bytes of lines a pattern's scan keeps (default {@link PATTERN_MAX_LINE_BYTES}). */
+  readonly patternMaxLineBytes?: number;
+}
 
 /**
  * The search of `searchHere` on the native addon's scan, or `null` when it does not apply: no addon was
  * built, a file must be read by this thread (the index wants its trigram filter), or the literal is one
  * whose bytes may not match exactly where its text does (a line feed, U+FFFD or a lone surrogate in it,
- * or non-ASCII letters ignoring case). `undefined` when the pattern ran out of its time, as for `searchHere`.
+ * or non-ASCII letters ignoring case). `undefined` when the pattern ran out of its time, as for `searchHere`,
+ * or when the lines holding its literal came to more than {@link PATTERN_MAX_LINE_BYTES}.
  *
  * @param literal - what every matching line holds: the query, or the pattern's required literal
- * @param patternBudgetMs - the time the pattern may take on this thread
  */
 export async function searchNatively(
   files: readonly SearchFile[],
   request: TextSearchRequest,
   plan: ScanPlan,
   literal: string | undefined,
-  stop: StopCheck,
-  deadline: number,
-  patternBudgetMs: number,
-  mayHoldFile?: (file: SearchFile) => boolean,
-  learn?: FilterSink,
+  { stop, deadline, patternBudgetMs, mayHoldFile, learn, patternMaxLineBytes = PATTERN_MAX_LINE_BYTES }: NativeSearchOptions,
 ): Promise<WorkerMatches | undefined | null> {
   const scanner = nativeAddon();
   if (!scanner || literal === undefined || !exactInBytes(literal, request.caseSensitive)) return null;
@@ -54,25 +70,36 @@ export async function searchNatively(
   const wanted = request.limit + 1;
   const threads = Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
-  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES);
+  const { promise, cancel } = plan.pattern
+    ? scanner.scan(paths, literal, !request.caseSensitive, Number.MAX_SAFE_INTEGER, threads, deadline, BINARY_SNIFF_BYTES, patternMaxLineBytes)
+    : scanner.scan(paths, literal, !request.caseSensitive, wanted, threads, deadline, BINARY_SNIFF_BYTES, Number.MAX_SAFE_INTEGER);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
+  // Too many lines hold the pattern's literal to keep here: the workers run it.
+  if (reply.stopped === 3) return undefined;
   return collect(files, indexes, reply, plan, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())));
 }
 
 /**
  * True when a search of these files would run on the native addon's threads whatever their size:
- * the addon is built, the query is a literal whose bytes match exactly where its text does, and
- * the index wants no trigram filter of a file it would read (those files are read by this thread).
- * Its matches are bounded by the search's limit; a pattern may keep every line that holds its
- * literal, so a pattern runs here only on as many bytes as `fitsHere` allows.
+ * the addon is built, the query is a literal, or a pattern with a required literal that runs on the
+ * backtracking engine (see `runsHere`), whose bytes match exactly where its text does, and the index
+ * wants no trigram filter of a file it would read (those files are read by this thread).
  */
 export function scansNatively(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "query" | "caseSensitive" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): boolean {
-  if (request.regex || !nativeAddon() || !exactInBytes(request.query, request.caseSensitive)) return false;
+  if (!nativeAddon()) return false;
+  const literal = request.regex ? patternLiteral(request.query, request.caseSensitive) : request.query;
+  if (literal === undefined || !exactInBytes(literal, request.caseSensitive)) return false;
   if (!learn) return true;
   // `wants` first: a file of the cache's list answers it without a lookup, and `mayHold` costs more.
   for (const file of files) if (file.size <= request.maxFileBytes && learn.wants(file) && (!mayHold || mayHold(file))) return false;
   return true;
+}
+
+// The literal every match of a pattern holds, when it runs on the backtracking engine.
+function patternLiteral(query: string, caseSensitive: boolean): string | undefined {
+  const pattern = lineRegex(query, caseSensitive);
+  return "error" in pattern || pattern.nestedRepetition ? undefined : pattern.literal;
 }
 
 // True when the literal's bytes are found exactly where its text is in the decoded file: a
@@ -86,7 +113,7 @@ function exactInBytes(literal: string, caseSensitive: boolean): boolean {
 }
 
 // Waits for the scan, cancelling it when the search is stopped (cancelled, or out of time).
-async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => void, stop: StopCheck): Promise<NativeScanReply> {
+async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => void, stop: NativeSearchOptions["stop"]): Promise<NativeScanReply> {
   let stopped: ScanStopped | undefined;
   const poll = setInterval(() => {
     stopped ??= stop();

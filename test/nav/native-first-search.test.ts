@@ -14,9 +14,10 @@ import { searchHere } from "../../src/nav/first-search.ts";
 import { statFiles } from "../../src/nav/file-stats.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { nativeAddon } from "../../src/nav/native-addon.ts";
-import { scansNatively } from "../../src/nav/native-first-search.ts";
+import { scansNatively, searchNatively } from "../../src/nav/native-first-search.ts";
+import { lineRegex, type LineRegex } from "../../src/nav/line-regex.ts";
 import type { WorkerMatches } from "../../src/nav/search-matches.ts";
-import type { SearchFile } from "../../src/nav/text-scan.ts";
+import { compileLinePattern, scanPlan, type SearchFile } from "../../src/nav/text-scan.ts";
 import type { TextSearchRequest } from "../../src/nav/text-search.ts";
 import { ScanStopped } from "../../src/nav/time-guard.ts";
 import { fuzzParameters, fuzzTimeout } from "../fuzz/fuzz-settings.ts";
@@ -134,6 +135,25 @@ describe("a first search on the native addon's threads", () => {
     expect(asPlain(await search(files, request, true), false)).toEqual(expected);
   });
 
+  test("leaves a pattern to the workers when the lines that hold its literal pass the bound (undefined), and keeps nothing of them", async () => {
+    const root = path.join(base, "common-literal");
+    await fs.mkdir(root);
+    const files: SearchFile[] = [];
+    for (let index = 0; index < 20; index++) {
+      const text = "class A:\n    pass\nclass BError(Exception):\n".repeat(50);
+      await fs.writeFile(path.join(root, `f${index}.py`), text);
+      files.push({ path: `f${index}.py`, size: text.length, mtimeMs: 0 });
+    }
+    const request: TextSearchRequest = { root, query: String.raw`^\s*class\s+\w+Error\b`, regex: true, caseSensitive: true, limit: 50, maxFileBytes: 1 << 20 };
+    const pattern = lineRegex(request.query, true) as LineRegex;
+    const plan = scanPlan(request.query, true, compileLinePattern(pattern, false, true), pattern.literal);
+    const options = { stop: never, deadline: Date.now() + 10_000, patternBudgetMs: 300 };
+    expect(await searchNatively(files, request, plan, pattern.literal, { ...options, patternMaxLineBytes: 1000 })).toBeUndefined();
+    const whole = await searchNatively(files, request, plan, pattern.literal, options);
+    expect(whole?.count).toBe(51);
+    expect(whole?.texts[0]).toBe("class BError(Exception):");
+  });
+
   test("answers a search whose deadline passed with the time-out, and one that was cancelled with the cancellation", async () => {
     const root = path.join(base, "many");
     await fs.mkdir(root);
@@ -160,7 +180,9 @@ describe("where a first search runs", () => {
   test.for<[string, boolean, () => boolean]>([
     ["a literal, whatever the repository's size", true, () => scansNatively(files, literal)],
     ["a literal that ignores case", true, () => scansNatively(files, { ...literal, query: "AB", caseSensitive: false })],
-    ["a pattern (its lines may be most of the files: `fitsHere` bounds it)", false, () => scansNatively(files, { ...literal, query: "a.b", regex: true })],
+    ["a pattern with a required literal", true, () => scansNatively(files, { ...literal, query: "class\\s+\\w+Error", regex: true })],
+    ["a pattern without a literal of three characters", false, () => scansNatively(files, { ...literal, query: "a.b", regex: true })],
+    ["a pattern with a repeated group holding a repetition (the workers' linear engine)", false, () => scansNatively(files, { ...literal, query: "(?:abc+)+d", regex: true })],
     ["a literal with a line feed", false, () => scansNatively(files, { ...literal, query: "a\nb" })],
     ["a file the index wants a filter of, which this thread reads", false, () => scansNatively(files, literal, undefined, wanting("b.txt"))],
     ["a wanted file the trigram filter rules out", true, () => scansNatively(files, literal, (file) => file.path !== "b.txt", wanting("b.txt"))],
@@ -176,7 +198,7 @@ describe("the native addon's scan", () => {
     const addon = nativeAddon()!;
     const file = path.join(base, "big.txt");
     await fs.writeFile(file, "x".repeat(1 << 20));
-    const { promise, cancel } = addon.scan(Array.from({ length: 20_000 }, () => file), "absent", false, 10, 2, Date.now() + 60_000, 8000);
+    const { promise, cancel } = addon.scan(Array.from({ length: 20_000 }, () => file), "absent", false, 10, 2, Date.now() + 60_000, 8000, 1e9);
     cancel();
     const reply = await promise;
     expect(reply.stopped).toBe(2);
@@ -186,9 +208,9 @@ describe("the native addon's scan", () => {
 
   test.for([
     ["no arguments", () => (nativeAddon()!.scan as unknown as () => unknown)()],
-    ["paths that are not strings", () => nativeAddon()!.scan([1 as unknown as string], "x", false, 1, 1, 0, 0)],
-    ["an empty needle", () => nativeAddon()!.scan([], "", false, 1, 1, 0, 0)],
-    ["a needle beyond ASCII that ignores case", () => nativeAddon()!.scan([], "é", true, 1, 1, 0, 0)],
+    ["paths that are not strings", () => nativeAddon()!.scan([1 as unknown as string], "x", false, 1, 1, 0, 0, 0)],
+    ["an empty needle", () => nativeAddon()!.scan([], "", false, 1, 1, 0, 0, 0)],
+    ["a needle beyond ASCII that ignores case", () => nativeAddon()!.scan([], "é", true, 1, 1, 0, 0, 0)],
     ["stat of paths that are not strings", () => nativeAddon()!.stat([{}] as unknown as string[], 1)],
   ])("refuses %s with a TypeError", ([, call]) => {
     expect(call as () => unknown).toThrow(TypeError);
