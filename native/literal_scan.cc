@@ -16,6 +16,7 @@
 #include "rlmkit_native.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -105,10 +106,16 @@ const char* LineStart(const char* data, const char* at) {
   return at;
 }
 
-// Reads the whole file into `buffer`; its length, or -1.
+// Reads the whole file into `buffer`; its length, or -1. Only a regular file is read: a path
+// replaced by a FIFO since the walk must not block a thread (O_NONBLOCK opens it at once).
 int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return -1;
+  struct stat info;
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    close(fd);
+    return -1;
+  }
   size_t length = 0;
   for (;;) {
     if (buffer.size() - length < 65536) buffer.resize(buffer.size() * 2);
@@ -269,6 +276,13 @@ napi_value Cancel(napi_env env, napi_callback_info info) {
 
 void FreeFlag(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<std::atomic<bool>>*>(data); }
 
+// A count from JavaScript, at least `least` (NaN too) and at most INT64_MAX.
+int64_t Clamp(double value, int64_t least) {
+  if (!(value >= static_cast<double>(least))) return least;
+  if (value >= 9.2e18) return INT64_MAX;
+  return static_cast<int64_t>(value);
+}
+
 }  // namespace
 
 napi_value LiteralScan(napi_env env, napi_callback_info info) {
@@ -294,11 +308,11 @@ napi_value LiteralScan(napi_env env, napi_callback_info info) {
   napi_get_value_double(env, argv[5], &deadline);
   napi_get_value_double(env, argv[6], &sniff);
   napi_get_value_double(env, argv[7], &max_line_bytes);
-  job->wanted = wanted < 1 ? 1 : static_cast<int64_t>(wanted);
+  job->wanted = Clamp(wanted, 1);
   job->threads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
   job->deadline_ms = deadline;
-  job->sniff = sniff < 0 ? 0 : static_cast<size_t>(sniff);
-  job->max_line_bytes = max_line_bytes < 0 ? 0 : max_line_bytes > 9e18 ? INT64_MAX : static_cast<int64_t>(max_line_bytes);
+  job->sniff = static_cast<size_t>(Clamp(sniff, 0));
+  job->max_line_bytes = Clamp(max_line_bytes, 0);
   job->results.resize(count);
   job->cancelled = std::make_shared<std::atomic<bool>>(false);
 

@@ -5,6 +5,10 @@ import fs from "node:fs";
 import { looksBinary } from "./file-rules.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 
+// Non-blocking, so that a path replaced by a FIFO since the walk opens at once (its read then
+// fails) instead of blocking the thread until something writes to it; a regular file reads as usual.
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
 /**
  * A file's bytes for a search, or `null` when it cannot be read; `changed`
  * when its size on disk is not the index's (the caller reports it, and the
@@ -12,7 +16,7 @@ import { pathUnder, type SearchFile } from "./text-scan.ts";
  */
 export function readSearchBytes(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
   try {
-    const bytes = fs.readFileSync(pathUnder(root, file.path));
+    const bytes = fs.readFileSync(pathUnder(root, file.path), { flag: READ_FLAGS });
     return { bytes, changed: bytes.length !== file.size };
   } catch {
     return { bytes: null, changed: false };
@@ -36,7 +40,7 @@ export class ScratchReader {
     if (this.#buffer.length < file.size + 1) this.#buffer = Buffer.allocUnsafe(file.size + 1);
     let fd: number;
     try {
-      fd = fs.openSync(pathUnder(root, file.path), "r");
+      fd = fs.openSync(pathUnder(root, file.path), READ_FLAGS);
     } catch {
       return { bytes: null, changed: false };
     }

@@ -5,6 +5,7 @@
  * stops at the search's deadline and when cancelled; and its `stat`s are those of fs.statSync.
  */
 import fc from "fast-check";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import { statSync } from "node:fs";
 import os from "node:os";
@@ -152,6 +153,27 @@ describe("a first search on the native addon's threads", () => {
     const whole = await searchNatively(files, request, plan, pattern.literal, options);
     expect(whole?.count).toBe(51);
     expect(whole?.texts[0]).toBe("class BError(Exception):");
+  });
+
+  test.skipIf(process.platform === "win32")("skips a file replaced by a FIFO or a directory since the walk, without waiting on it, with the addon and without", async () => {
+    const root = path.join(base, "replaced");
+    await fs.mkdir(path.join(root, "dir.txt"), { recursive: true });
+    await fs.writeFile(path.join(root, "a.txt"), "x ab\n");
+    execFileSync("mkfifo", [path.join(root, "pipe.txt")]);
+    const files: SearchFile[] = ["a.txt", "dir.txt", "pipe.txt"].map((name) => ({ path: name, size: 5, mtimeMs: 0 }));
+    const request: TextSearchRequest = { root, query: "ab", regex: false, caseSensitive: true, limit: 10, maxFileBytes: 1 << 20 };
+    // A read that waited on the FIFO would block its thread: a writer opens it after 3 s, so such a wait ends and fails the test.
+    const writer = spawn("timeout", ["10", "sh", "-c", `sleep 3; : > '${path.join(root, "pipe.txt")}'`], { stdio: "ignore" });
+    try {
+      for (const native of [true, false]) {
+        const started = performance.now();
+        const result = asPlain(await search(files, request, native), false);
+        expect(performance.now() - started).toBeLessThan(2000);
+        expect(result).toMatchObject({ texts: ["x ab"], count: 1, searchedFiles: 1 });
+      }
+    } finally {
+      writer.kill();
+    }
   });
 
   test("answers a search whose deadline passed with the time-out, and one that was cancelled with the cancellation", async () => {
