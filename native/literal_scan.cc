@@ -12,7 +12,12 @@
 //     bytes: ArrayBuffer (the lines' bytes, without their line feeds),
 //     stopped: 0 | 1 | 2 | 3 (done, deadline passed, cancelled, more than maxLineBytes of lines) }.
 // `wanted` bounds the hits: once the files taken hold that many, no thread takes another file.
-// `maxLineBytes` bounds the lines' bytes kept: past it the scan stops and keeps nothing more.
+// `maxLineBytes` bounds the lines' bytes kept: past it the scan stops, and answers no lines.
+//
+// The scan runs on threads of its own, not on libuv's pool (which a long scan would hold from Node's
+// file system work), and answers through a thread-safe function. When the JavaScript environment
+// ends first (a worker thread terminated), the function's finalizer cancels the scan and the threads
+// drop their results: nothing touches the environment after it is gone.
 #include "rlmkit_native.h"
 
 #include <fcntl.h>
@@ -24,13 +29,31 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <algorithm>
 #include <new>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
+
+#include "needle_finder.h"
 
 namespace {
 
 constexpr int kHitStride = 6;
+// The most bytes of lines an answer carries (offsets are 32-bit); past it the scan answers as stopped (3).
+constexpr int64_t kMaxAnswerBytes = int64_t{1} << 30;
+
+enum Stopped { kDone = 0, kDeadline = 1, kCancelled = 2, kTooManyLines = 3 };
+
+// What the scan's threads and the JavaScript side share: whether the scan was cancelled, and whether
+// the thread-safe function still exists (its finalizer, on the JavaScript thread, says it does not).
+struct Shared {
+  std::atomic<bool> cancelled{false};
+  std::mutex mutex;
+  bool delivering = true;
+};
 
 struct FileResult {
   int32_t length = -2;
@@ -45,65 +68,28 @@ struct Job {
   bool ignore_case = false;
   int64_t wanted = 0;
   int64_t max_line_bytes = 0;
-  std::atomic<int64_t> line_bytes{0};
   int threads = 1;
   double deadline_ms = 0;
   size_t sniff = 0;
-  std::shared_ptr<std::atomic<bool>> cancelled;
+  std::shared_ptr<Shared> shared;
   std::atomic<int64_t> found{0};
-  std::atomic<int> stopped{0};
+  std::atomic<int64_t> line_bytes{0};
+  std::atomic<int> stopped{kDone};
   std::vector<FileResult> results;
   napi_deferred deferred = nullptr;
-  napi_async_work work = nullptr;
+  napi_threadsafe_function deliver = nullptr;
+
+  // The first reason to stop is the one reported.
+  void Stop(int reason) {
+    int expected = kDone;
+    stopped.compare_exchange_strong(expected, reason);
+  }
 };
 
 double NowMs() {
   timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   return static_cast<double>(now.tv_sec) * 1000.0 + static_cast<double>(now.tv_nsec) / 1e6;
-}
-
-inline unsigned char Lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-
-// The next occurrence of the needle in [from, end), or nullptr.
-const char* Find(const Job& job, const char* from, const char* end) {
-  const std::string& needle = job.needle;
-  const size_t n = needle.size();
-  if (static_cast<size_t>(end - from) < n) return nullptr;
-  if (!job.ignore_case) return static_cast<const char*>(memmem(from, end - from, needle.data(), n));
-  const unsigned char first = static_cast<unsigned char>(needle[0]);
-  const unsigned char upper = first >= 'a' && first <= 'z' ? first - 32 : first;
-  const char* last = end - n;
-  for (const char* at = from; at <= last;) {
-    const char* a = static_cast<const char*>(memchr(at, first, last - at + 1));
-    const char* b = upper == first ? nullptr : static_cast<const char*>(memchr(at, upper, (a ? a : last + 1) - at));
-    const char* candidate = b ? b : a;
-    if (!candidate) return nullptr;
-    size_t i = 1;
-    while (i < n && Lower(static_cast<unsigned char>(candidate[i])) == static_cast<unsigned char>(needle[i])) i++;
-    if (i == n) return candidate;
-    at = candidate + 1;
-  }
-  return nullptr;
-}
-
-// Written as plain loops over bytes so that the compiler vectorises them.
-bool AllAscii(const char* from, const char* to) {
-  unsigned char seen = 0;
-  for (const char* at = from; at < to; at++) seen |= static_cast<unsigned char>(*at);
-  return seen < 0x80;
-}
-
-int32_t CountLineFeeds(const char* from, const char* to) {
-  int32_t count = 0;
-  for (const char* at = from; at < to; at++) count += *at == '\n';
-  return count;
-}
-
-// The start of the line that holds `at`.
-const char* LineStart(const char* data, const char* at) {
-  while (at > data && at[-1] != '\n') at--;
-  return at;
 }
 
 // Reads the whole file into `buffer`; its length, or -1. Only a regular file is read: a path
@@ -120,16 +106,12 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
   for (;;) {
     if (buffer.size() - length < 65536) buffer.resize(buffer.size() * 2);
     ssize_t got = read(fd, buffer.data() + length, buffer.size() - length);
-    if (got < 0) {
+    if (got < 0 || length + static_cast<size_t>(got) > INT32_MAX) {
       close(fd);
       return -1;
     }
     if (got == 0) break;
     length += static_cast<size_t>(got);
-    if (length > INT32_MAX) {
-      close(fd);
-      return -1;
-    }
   }
   close(fd);
   return static_cast<int64_t>(length);
@@ -150,131 +132,157 @@ void ScanFile(Job& job, size_t index, std::vector<char>& buffer) {
   result.length = static_cast<int32_t>(length);
   const char* data = buffer.data();
   const char* end = data + length;
-  const size_t sniff = std::min(job.sniff, static_cast<size_t>(length));
-  if (memchr(data, 0, sniff) != nullptr) {
+  if (memchr(data, 0, std::min(job.sniff, static_cast<size_t>(length))) != nullptr) {
     result.binary = 1;
     return;
   }
   // A text ending in a line feed has no empty last line to match.
   const char* text_end = length > 0 && end[-1] == '\n' ? end - 1 : end;
+  NeedleFinder finder(job.needle, job.ignore_case, end);
   int32_t line = 0;
   const char* counted = data;
-  for (const char* at = data; at < end && static_cast<int64_t>(result.hits.size() / kHitStride) < job.wanted;) {
-    const char* hit = Find(job, at, end);
-    if (hit == nullptr || hit > text_end) break;
-    const char* line_start = LineStart(data, hit);
-    const char* line_end = static_cast<const char*>(memchr(hit, '\n', end - hit));
-    if (line_end == nullptr) line_end = end;
-    line += CountLineFeeds(counted, line_start);
-    counted = line_start;
-    const int32_t hit_values[kHitStride] = {static_cast<int32_t>(index), line + 1, static_cast<int32_t>(hit - line_start),
-                                            static_cast<int32_t>(result.lines.size()), static_cast<int32_t>(line_end - line_start),
-                                            AllAscii(line_start, line_end) ? 1 : 0};
-    try {
-      result.hits.insert(result.hits.end(), hit_values, hit_values + kHitStride);
+  try {
+    for (const char* at = data; at < end && static_cast<int64_t>(result.hits.size() / kHitStride) < job.wanted;) {
+      const char* hit = finder.Next(at);
+      if (hit == nullptr || hit > text_end) break;
+      const char* line_start = LineStart(data, hit);
+      const char* line_end = static_cast<const char*>(memchr(hit, '\n', end - hit));
+      if (line_end == nullptr) line_end = end;
+      line += CountLineFeeds(counted, line_start);
+      counted = line_start;
+      const int32_t values[kHitStride] = {static_cast<int32_t>(index), line + 1, static_cast<int32_t>(hit - line_start),
+                                          static_cast<int32_t>(result.lines.size()), static_cast<int32_t>(line_end - line_start),
+                                          AllAscii(line_start, line_end) ? 1 : 0};
+      result.hits.insert(result.hits.end(), values, values + kHitStride);
       result.lines.append(line_start, line_end - line_start);
-    } catch (const std::bad_alloc&) {
-      result.hits.clear();
-      result.lines.clear();
-      result.length = -1;
-      return;
+      at = line_end + 1;
     }
-    at = line_end + 1;
+  } catch (const std::bad_alloc&) {
+    result.hits.clear();
+    result.lines.clear();
+    result.length = -1;
+    return;
   }
   job.found.fetch_add(static_cast<int64_t>(result.hits.size() / kHitStride));
-  if (job.line_bytes.fetch_add(static_cast<int64_t>(result.lines.size())) + static_cast<int64_t>(result.lines.size()) > job.max_line_bytes) {
-    job.stopped.store(3);
-  }
+  const int64_t kept = static_cast<int64_t>(result.lines.size());
+  if (job.line_bytes.fetch_add(kept) + kept > job.max_line_bytes) job.Stop(kTooManyLines);
 }
 
-void Execute(napi_env, void* data) {
-  Job& job = *static_cast<Job*>(data);
-  std::atomic<size_t> next{0};
-  // A thread that cannot get its buffer takes no file (the caller scans files left unread itself).
-  auto work = [&job, &next]() noexcept {
-    std::vector<char> buffer;
-    try {
-      buffer.resize(1 << 20);
-    } catch (const std::bad_alloc&) {
-      return;
-    }
-    for (;;) {
-      if (job.cancelled->load()) {
-        job.stopped.store(2);
-        return;
-      }
-      if (job.found.load() >= job.wanted || job.stopped.load() == 3) return;
-      if (NowMs() > job.deadline_ms) {
-        job.stopped.store(1);
-        return;
-      }
-      const size_t index = next.fetch_add(1);
-      if (index >= job.paths.size()) return;
-      ScanFile(job, index, buffer);
-    }
-  };
-  RunOnThreads(job.threads, work);
+// One thread's share: the next file, until none is left or the scan must stop.
+void Work(Job& job, std::atomic<size_t>& next) noexcept {
+  std::vector<char> buffer;
+  try {
+    buffer.resize(1 << 20);
+  } catch (const std::bad_alloc&) {
+    return;  // This thread takes no file (the caller scans files left unread itself).
+  }
+  for (;;) {
+    if (job.shared->cancelled.load()) return job.Stop(kCancelled);
+    if (job.stopped.load() != kDone || job.found.load() >= job.wanted) return;
+    if (NowMs() > job.deadline_ms) return job.Stop(kDeadline);
+    const size_t index = next.fetch_add(1);
+    if (index >= job.paths.size()) return;
+    ScanFile(job, index, buffer);
+  }
 }
 
 napi_value Int32Values(napi_env env, const std::vector<int32_t>& values) {
   void* data = nullptr;
   napi_value buffer, array;
-  napi_create_arraybuffer(env, values.size() * sizeof(int32_t), &data, &buffer);
+  if (napi_create_arraybuffer(env, values.size() * sizeof(int32_t), &data, &buffer) != napi_ok) return nullptr;
   if (!values.empty()) memcpy(data, values.data(), values.size() * sizeof(int32_t));
-  napi_create_typedarray(env, napi_int32_array, values.size(), buffer, 0, &array);
+  if (napi_create_typedarray(env, napi_int32_array, values.size(), buffer, 0, &array) != napi_ok) return nullptr;
   return array;
 }
 
-void Complete(napi_env env, napi_status status, void* data) {
-  std::unique_ptr<Job> job(static_cast<Job*>(data));
-  if (status != napi_ok) {
-    napi_value message, error;
-    napi_create_string_utf8(env, "the native scan did not run", NAPI_AUTO_LENGTH, &message);
-    napi_create_error(env, nullptr, message, &error);
-    napi_reject_deferred(env, job->deferred, error);
-    napi_delete_async_work(env, job->work);
-    return;
-  }
+// The answer, made on the JavaScript thread; nullptr when the environment cannot make it.
+napi_value Answer(napi_env env, Job& job) {
   std::vector<int32_t> files;
   std::vector<int32_t> hits;
-  size_t total_bytes = 0;
-  files.reserve(job->results.size() * 2);
-  for (const FileResult& result : job->results) {
+  int64_t total_bytes = 0;
+  for (const FileResult& result : job.results) total_bytes += static_cast<int64_t>(result.lines.size());
+  const bool fits = total_bytes <= job.max_line_bytes && total_bytes <= kMaxAnswerBytes;
+  if (!fits) job.Stop(kTooManyLines);
+  const bool with_lines = fits && job.stopped.load() != kTooManyLines;
+  files.reserve(job.results.size() * 2);
+  for (const FileResult& result : job.results) {
     files.push_back(result.length);
     files.push_back(result.binary);
-    total_bytes += result.lines.size();
   }
   void* bytes_data = nullptr;
-  napi_value bytes;
-  napi_create_arraybuffer(env, total_bytes, &bytes_data, &bytes);
-  size_t at = 0;
-  for (FileResult& result : job->results) {
-    for (size_t i = 0; i < result.hits.size(); i += kHitStride) {
-      result.hits[i + 3] += static_cast<int32_t>(at);
+  napi_value bytes, out, stopped, files_array, hits_array;
+  if (napi_create_arraybuffer(env, with_lines ? static_cast<size_t>(total_bytes) : 0, &bytes_data, &bytes) != napi_ok) return nullptr;
+  if (with_lines) {
+    int64_t at = 0;
+    for (FileResult& result : job.results) {
+      for (size_t i = 0; i < result.hits.size(); i += kHitStride) result.hits[i + 3] += static_cast<int32_t>(at);
+      hits.insert(hits.end(), result.hits.begin(), result.hits.end());
+      if (!result.lines.empty()) memcpy(static_cast<char*>(bytes_data) + at, result.lines.data(), result.lines.size());
+      at += static_cast<int64_t>(result.lines.size());
     }
-    hits.insert(hits.end(), result.hits.begin(), result.hits.end());
-    if (!result.lines.empty()) memcpy(static_cast<char*>(bytes_data) + at, result.lines.data(), result.lines.size());
-    at += result.lines.size();
   }
-  napi_value out, stopped;
-  napi_create_object(env, &out);
-  napi_set_named_property(env, out, "files", Int32Values(env, files));
-  napi_set_named_property(env, out, "hits", Int32Values(env, hits));
+  if ((files_array = Int32Values(env, files)) == nullptr || (hits_array = Int32Values(env, hits)) == nullptr) return nullptr;
+  if (napi_create_object(env, &out) != napi_ok || napi_create_int32(env, job.stopped.load(), &stopped) != napi_ok) return nullptr;
+  napi_set_named_property(env, out, "files", files_array);
+  napi_set_named_property(env, out, "hits", hits_array);
   napi_set_named_property(env, out, "bytes", bytes);
-  napi_create_int32(env, job->stopped.load(), &stopped);
   napi_set_named_property(env, out, "stopped", stopped);
-  napi_resolve_deferred(env, job->deferred, out);
-  napi_delete_async_work(env, job->work);
+  return out;
+}
+
+// Called on the JavaScript thread with the finished job, or with no environment when the thread-safe
+// function is torn down with the job still queued: then the job is only freed.
+void Deliver(napi_env env, napi_value, void*, void* data) {
+  std::unique_ptr<Job> job(static_cast<Job*>(data));
+  if (env == nullptr) return;
+  napi_value answer = nullptr;
+  try {
+    answer = Answer(env, *job);
+  } catch (const std::bad_alloc&) {
+    answer = nullptr;
+  }
+  if (answer != nullptr) {
+    napi_resolve_deferred(env, job->deferred, answer);
+    return;
+  }
+  napi_value message, error;
+  if (napi_create_string_utf8(env, "the native scan could not make its answer", NAPI_AUTO_LENGTH, &message) == napi_ok &&
+      napi_create_error(env, nullptr, message, &error) == napi_ok) {
+    napi_reject_deferred(env, job->deferred, error);
+  }
+}
+
+// The thread-safe function's finalizer: its environment is done with it (released, or torn down).
+void Finalized(napi_env, void* data, void*) {
+  std::unique_ptr<std::shared_ptr<Shared>> shared(static_cast<std::shared_ptr<Shared>*>(data));
+  std::lock_guard<std::mutex> lock((*shared)->mutex);
+  (*shared)->delivering = false;
+  (*shared)->cancelled.store(true);
+}
+
+// The scan's first thread: scans with the others, then hands the job to the JavaScript thread.
+void RunScan(Job* job) noexcept {
+  std::atomic<size_t> next{0};
+  RunOnThreads(job->threads, [job, &next]() { Work(*job, next); });
+  std::shared_ptr<Shared> shared = job->shared;
+  napi_threadsafe_function deliver = job->deliver;
+  std::lock_guard<std::mutex> lock(shared->mutex);
+  // The function is gone with its environment: nobody waits for the answer.
+  if (!shared->delivering || napi_call_threadsafe_function(deliver, job, napi_tsfn_nonblocking) != napi_ok) {
+    delete job;
+    return;
+  }
+  napi_release_threadsafe_function(deliver, napi_tsfn_release);
 }
 
 napi_value Cancel(napi_env env, napi_callback_info info) {
   void* data = nullptr;
   napi_get_cb_info(env, info, nullptr, nullptr, nullptr, &data);
-  static_cast<std::shared_ptr<std::atomic<bool>>*>(data)->get()->store(true);
+  static_cast<std::shared_ptr<Shared>*>(data)->get()->cancelled.store(true);
   return nullptr;
 }
 
-void FreeFlag(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<std::atomic<bool>>*>(data); }
+void FreeShared(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<Shared>*>(data); }
 
 // A count from JavaScript, at least `least` (NaN too) and at most INT64_MAX.
 int64_t Clamp(double value, int64_t least) {
@@ -283,22 +291,19 @@ int64_t Clamp(double value, int64_t least) {
   return static_cast<int64_t>(value);
 }
 
-}  // namespace
-
-napi_value LiteralScan(napi_env env, napi_callback_info info) {
+napi_value StartScan(napi_env env, napi_callback_info info) {
   size_t argc = 8;
   napi_value argv[8];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
   if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
-  const uint32_t count = static_cast<uint32_t>(job->paths.size());
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
   napi_get_value_bool(env, argv[2], &job->ignore_case);
   if (job->ignore_case) {
     for (char& c : job->needle) {
       if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "a needle that ignores case must be ASCII");
-      c = static_cast<char>(Lower(static_cast<unsigned char>(c)));
+      c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
     }
   }
   double wanted = 0, deadline = 0, sniff = 0, max_line_bytes = 0;
@@ -313,20 +318,44 @@ napi_value LiteralScan(napi_env env, napi_callback_info info) {
   job->deadline_ms = deadline;
   job->sniff = static_cast<size_t>(Clamp(sniff, 0));
   job->max_line_bytes = Clamp(max_line_bytes, 0);
-  job->results.resize(count);
-  job->cancelled = std::make_shared<std::atomic<bool>>(false);
+  job->results.resize(job->paths.size());
+  job->shared = std::make_shared<Shared>();
 
+  // Everything that may throw comes before the thread-safe function exists.
+  auto finalized = std::make_unique<std::shared_ptr<Shared>>(job->shared);
+  auto* flag = new std::shared_ptr<Shared>(job->shared);
   napi_value promise, name, cancel, out;
-  napi_create_promise(env, &job->deferred, &promise);
-  auto* flag = new std::shared_ptr<std::atomic<bool>>(job->cancelled);
-  napi_create_function(env, "cancel", NAPI_AUTO_LENGTH, Cancel, flag, &cancel);
-  napi_add_finalizer(env, cancel, flag, FreeFlag, nullptr, nullptr);
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
+    delete flag;
+    return Throw(env, "the scan's promise could not be made");
+  }
   napi_create_string_utf8(env, "rlmkit literal scan", NAPI_AUTO_LENGTH, &name);
-  napi_create_async_work(env, nullptr, name, Execute, Complete, job.get(), &job->work);
-  napi_queue_async_work(env, job->work);
-  job.release();
+  if (napi_create_threadsafe_function(env, nullptr, nullptr, name, 0, 1, finalized.get(), Finalized, nullptr, Deliver, &job->deliver) != napi_ok) {
+    delete flag;
+    return Throw(env, "the scan could not be started");
+  }
+  finalized.release();
+  napi_create_function(env, "cancel", NAPI_AUTO_LENGTH, Cancel, flag, &cancel);
+  napi_add_finalizer(env, cancel, flag, FreeShared, nullptr, nullptr);
   napi_create_object(env, &out);
   napi_set_named_property(env, out, "promise", promise);
   napi_set_named_property(env, out, "cancel", cancel);
+  Job* running = job.release();
+  try {
+    std::thread(RunScan, running).detach();
+  } catch (const std::system_error&) {
+    // No thread: this thread scans, and the answer comes as it would.
+    RunScan(running);
+  }
   return out;
+}
+
+}  // namespace
+
+napi_value LiteralScan(napi_env env, napi_callback_info info) {
+  try {
+    return StartScan(env, info);
+  } catch (const std::bad_alloc&) {
+    return Throw(env, "not enough memory to start the scan");
+  }
 }

@@ -1,6 +1,5 @@
 #include "rlmkit_native.h"
 
-#include <system_error>
 #include <thread>
 
 napi_value Throw(napi_env env, const char* message) {
@@ -28,12 +27,13 @@ bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out) 
   return true;
 }
 
-void RunOnThreads(int threads, const std::function<void()>& work) {
+void RunOnThreads(int threads, const std::function<void()>& work) noexcept {
   std::vector<std::thread> helpers;
   try {
+    helpers.reserve(threads > 1 ? threads - 1 : 0);
     for (int t = 1; t < threads; t++) helpers.emplace_back(work);
-  } catch (const std::system_error&) {
-    // Fewer threads than asked for: those that started share the work.
+  } catch (...) {
+    // Fewer threads than asked for (none could start, or no memory for one): those that started share the work.
   }
   work();
   for (std::thread& helper : helpers) helper.join();

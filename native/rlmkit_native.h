@@ -24,6 +24,6 @@ bool ReadString(napi_env env, napi_value value, std::string& out);
 bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out);
 // Runs `work` on `threads` threads, the calling one among them, and waits for all of them (fewer
 // when a thread cannot start). `work` takes its items itself, from a shared counter.
-void RunOnThreads(int threads, const std::function<void()>& work);
+void RunOnThreads(int threads, const std::function<void()>& work) noexcept;
 
 #endif  // RLMKIT_NATIVE_H_

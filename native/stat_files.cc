@@ -14,7 +14,7 @@ namespace {
 
 constexpr size_t kStride = 6;
 
-void StatOne(const std::string& path, double* out) {
+void StatOne(const std::string& path, double* out) noexcept {
   struct stat info;
   if (stat(path.c_str(), &info) != 0) return;
   out[0] = 1;
@@ -39,7 +39,11 @@ napi_value StatFiles(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
   std::vector<std::string> paths;
-  if (argc < 2 || !ReadStrings(env, argv[0], paths)) return Throw(env, "stat(paths, threads): paths must be an array of strings");
+  try {
+    if (argc < 2 || !ReadStrings(env, argv[0], paths)) return Throw(env, "stat(paths, threads): paths must be an array of strings");
+  } catch (const std::bad_alloc&) {
+    return Throw(env, "stat(paths, threads): not enough memory for the paths");
+  }
   int32_t threads = 1;
   napi_get_value_int32(env, argv[1], &threads);
   void* data = nullptr;
@@ -48,6 +52,7 @@ napi_value StatFiles(napi_env env, napi_callback_info info) {
   double* out = static_cast<double*>(data);
   if (!paths.empty()) memset(out, 0, paths.size() * kStride * sizeof(double));
   std::atomic<size_t> next{0};
+  // StatOne throws nothing, and RunOnThreads catches what starting its threads throws.
   RunOnThreads(threads < 1 ? 1 : threads > 16 ? 16 : threads, [&paths, &next, out]() {
     for (size_t i; (i = next.fetch_add(1)) < paths.size();) StatOne(paths[i], out + i * kStride);
   });

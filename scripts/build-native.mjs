@@ -26,7 +26,9 @@ const args = [...(gyp ? [gyp] : []), "rebuild", "--release", "--directory", nati
 // The headers of the Node that runs this, when it ships them (then nothing is downloaded).
 const headers = path.resolve(path.dirname(process.execPath), "..", "include", "node");
 if (fs.existsSync(path.join(headers, "node_api.h")) && fs.existsSync(path.join(headers, "common.gypi"))) args.push(`--nodedir=${path.resolve(headers, "..", "..")}`);
-const built = spawnSync(command, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+// Bounded: node-gyp downloads headers when the running Node ships none, which a network that drops
+// packets could make wait for ever.
+const built = spawnSync(command, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: 10 * 60_000 });
 if (built.error || built.status !== 0) {
   const detail = built.error ? built.error.message : built.stderr.trim().split("\n").slice(-3).join(" | ");
   skip(`node-gyp failed: ${detail}`);

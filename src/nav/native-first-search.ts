@@ -15,11 +15,12 @@ import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
 /** The native scanner's threads: one per core, at most this many. */
 const MAX_THREADS = 8;
 /**
- * The most bytes of lines a pattern's scan keeps: every line that holds the pattern's literal is
- * kept until the pattern runs, so a common literal could keep most of a large repository. Past it
- * the search runs on the workers.
+ * The most bytes of lines a scan keeps: a pattern's scan keeps every line that holds its literal
+ * until the pattern runs, so a common literal could keep most of a large repository, and a literal's
+ * lines can be long (a minified file is one line). Past it the search runs on the workers, which
+ * keep lines as slices of the texts they hold.
  */
-export const PATTERN_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 // How often the wait for the scanner checks whether the search was stopped.
 const STOP_POLL_MS = 10;
 
@@ -35,8 +36,8 @@ export interface NativeSearchOptions {
   readonly mayHoldFile?: (file: SearchFile) => boolean;
   /** Wants a trigram filter of files the index knows nothing of (this thread reads those). */
   readonly learn?: FilterSink;
-  /** The most bytes of lines a pattern's scan keeps (default {@link PATTERN_MAX_LINE_BYTES}). */
-  readonly patternMaxLineBytes?: number;
+  /** The most bytes of lines the scan keeps (default {@link MAX_LINE_BYTES}). */
+  readonly maxLineBytes?: number;
 }
 
 /**
@@ -44,7 +45,7 @@ export interface NativeSearchOptions {
  * built, a file must be read by this thread (the index wants its trigram filter), or the literal is one
  * whose bytes may not match exactly where its text does (a line feed, U+FFFD or a lone surrogate in it,
  * or non-ASCII letters ignoring case). `undefined` when the pattern ran out of its time, as for `searchHere`,
- * or when the lines holding its literal came to more than {@link PATTERN_MAX_LINE_BYTES}.
+ * or when the lines holding the literal came to more than {@link MAX_LINE_BYTES}.
  *
  * @param literal - what every matching line holds: the query, or the pattern's required literal
  */
@@ -53,7 +54,7 @@ export async function searchNatively(
   request: TextSearchRequest,
   plan: ScanPlan,
   literal: string | undefined,
-  { stop, deadline, patternBudgetMs, mayHoldFile, learn, patternMaxLineBytes = PATTERN_MAX_LINE_BYTES }: NativeSearchOptions,
+  { stop, deadline, patternBudgetMs, mayHoldFile, learn, maxLineBytes = MAX_LINE_BYTES }: NativeSearchOptions,
 ): Promise<WorkerMatches | undefined | null> {
   const scanner = nativeAddon();
   if (!scanner || literal === undefined || !exactInBytes(literal, request.caseSensitive)) return null;
@@ -70,12 +71,10 @@ export async function searchNatively(
   const wanted = request.limit + 1;
   const threads = Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
-  const { promise, cancel } = plan.pattern
-    ? scanner.scan(paths, literal, !request.caseSensitive, Number.MAX_SAFE_INTEGER, threads, deadline, BINARY_SNIFF_BYTES, patternMaxLineBytes)
-    : scanner.scan(paths, literal, !request.caseSensitive, wanted, threads, deadline, BINARY_SNIFF_BYTES, Number.MAX_SAFE_INTEGER);
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
-  // Too many lines hold the pattern's literal to keep here: the workers run it.
+  // Too many bytes of lines to keep here: the workers run the search.
   if (reply.stopped === 3) return undefined;
   return collect(files, indexes, reply, plan, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())));
 }

@@ -7,22 +7,19 @@
 import fc from "fast-check";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs/promises";
-import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { searchHere } from "../../src/nav/first-search.ts";
-import { statFiles } from "../../src/nav/file-stats.ts";
-import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { nativeAddon } from "../../src/nav/native-addon.ts";
 import { scansNatively, searchNatively } from "../../src/nav/native-first-search.ts";
 import { lineRegex, type LineRegex } from "../../src/nav/line-regex.ts";
 import type { WorkerMatches } from "../../src/nav/search-matches.ts";
 import { compileLinePattern, scanPlan, type SearchFile } from "../../src/nav/text-scan.ts";
 import type { TextSearchRequest } from "../../src/nav/text-search.ts";
+import { TextSearchEngine } from "../../src/nav/text-search.ts";
 import { ScanStopped } from "../../src/nav/time-guard.ts";
 import { fuzzParameters, fuzzTimeout } from "../fuzz/fuzz-settings.ts";
-import { PROJECT_ROOT } from "./fixture-repo.ts";
 
 let base: string;
 
@@ -88,7 +85,7 @@ const QUERIES: Pick<TextSearchRequest, "query" | "regex" | "caseSensitive">[] = 
   { query: "b\\w*$", regex: true, caseSensitive: false },
 ];
 
-describe("a first search on the native addon's threads", () => {
+describe.skipIf(!nativeAddon())("a first search on the native addon's threads", () => {
   test(
     "finds what the JavaScript scan finds, line for line, in every file whatever its bytes",
     async () => {
@@ -149,10 +146,15 @@ describe("a first search on the native addon's threads", () => {
     const pattern = lineRegex(request.query, true) as LineRegex;
     const plan = scanPlan(request.query, true, compileLinePattern(pattern, false, true), pattern.literal);
     const options = { stop: never, deadline: Date.now() + 10_000, patternBudgetMs: 300 };
-    expect(await searchNatively(files, request, plan, pattern.literal, { ...options, patternMaxLineBytes: 1000 })).toBeUndefined();
+    expect(await searchNatively(files, request, plan, pattern.literal, { ...options, maxLineBytes: 1000 })).toBeUndefined();
     const whole = await searchNatively(files, request, plan, pattern.literal, options);
     expect(whole?.count).toBe(51);
     expect(whole?.texts[0]).toBe("class BError(Exception):");
+    // A literal's lines too (a minified file is one long line).
+    const literal: TextSearchRequest = { ...request, query: "BError", regex: false };
+    const literalPlan = scanPlan("BError", true, undefined, undefined);
+    expect(await searchNatively(files, literal, literalPlan, "BError", { ...options, maxLineBytes: 1000 })).toBeUndefined();
+    expect((await searchNatively(files, literal, literalPlan, "BError", options))?.count).toBe(51);
   });
 
   test.skipIf(process.platform === "win32")("skips a file replaced by a FIFO or a directory since the walk, without waiting on it, with the addon and without", async () => {
@@ -191,7 +193,7 @@ describe("a first search on the native addon's threads", () => {
   });
 });
 
-describe("where a first search runs", () => {
+describe.skipIf(!nativeAddon())("where a first search runs", () => {
   const files: SearchFile[] = [
     { path: "a.txt", size: 10, mtimeMs: 0 },
     { path: "b.txt", size: 10, mtimeMs: 0 },
@@ -206,6 +208,8 @@ describe("where a first search runs", () => {
     ["a pattern without a literal of three characters", false, () => scansNatively(files, { ...literal, query: "a.b", regex: true })],
     ["a pattern with a repeated group holding a repetition (the workers' linear engine)", false, () => scansNatively(files, { ...literal, query: "(?:abc+)+d", regex: true })],
     ["a literal with a line feed", false, () => scansNatively(files, { ...literal, query: "a\nb" })],
+    ["a literal with U+FFFD (the decoder's stand-in for bytes it cannot read)", false, () => scansNatively(files, { ...literal, query: "a\uFFFDb" })],
+    ["a literal with a lone surrogate", false, () => scansNatively(files, { ...literal, query: "a\uD800b" })],
     ["a file the index wants a filter of, which this thread reads", false, () => scansNatively(files, literal, undefined, wanting("b.txt"))],
     ["a wanted file the trigram filter rules out", true, () => scansNatively(files, literal, (file) => file.path !== "b.txt", wanting("b.txt"))],
     ["a wanted file over the size limit", true, () => scansNatively([...files, { path: "big.txt", size: 1000, mtimeMs: 0 }], literal, undefined, wanting("big.txt"))],
@@ -213,63 +217,20 @@ describe("where a first search runs", () => {
   ])("on the native addon's threads for %s: %s", ([, expected, decide]) => {
     expect(decide()).toBe(expected);
   });
-});
 
-describe("the native addon's scan", () => {
-  test("stops taking files once cancelled, and says so", async () => {
-    const addon = nativeAddon()!;
-    const file = path.join(base, "big.txt");
-    await fs.writeFile(file, "x".repeat(1 << 20));
-    const { promise, cancel } = addon.scan(Array.from({ length: 20_000 }, () => file), "absent", false, 10, 2, Date.now() + 60_000, 8000, 1e9);
-    cancel();
-    const reply = await promise;
-    expect(reply.stopped).toBe(2);
-    // Each thread reads at most the file it had taken: the others are not read (-2).
-    expect(reply.files.filter((value, index) => index % 2 === 0 && value === -2).length).toBeGreaterThan(19_000);
-  });
-
-  test.for([
-    ["no arguments", () => (nativeAddon()!.scan as unknown as () => unknown)()],
-    ["paths that are not strings", () => nativeAddon()!.scan([1 as unknown as string], "x", false, 1, 1, 0, 0, 0)],
-    ["an empty needle", () => nativeAddon()!.scan([], "", false, 1, 1, 0, 0, 0)],
-    ["a needle beyond ASCII that ignores case", () => nativeAddon()!.scan([], "é", true, 1, 1, 0, 0, 0)],
-    ["stat of paths that are not strings", () => nativeAddon()!.stat([{}] as unknown as string[], 1)],
-  ])("refuses %s with a TypeError", ([, call]) => {
-    expect(call as () => unknown).toThrow(TypeError);
-  });
-});
-
-describe("the native addon's stat", () => {
-  test("gives the size, mtime and ctime fs.statSync gives, bit for bit, and nothing for a path it cannot stat", async () => {
-    const root = path.join(base, "stat");
-    await fs.mkdir(path.join(root, "dir"), { recursive: true });
-    await fs.writeFile(path.join(root, "a.txt"), "hello\n");
-    await fs.writeFile(path.join(root, "b.bin"), Buffer.alloc(70_000));
-    await fs.utimes(path.join(root, "b.bin"), 1_700_000_000.123456, 1_600_000_000.987654);
-    await fs.symlink(path.join(root, "a.txt"), path.join(root, "link"));
-    const paths = ["a.txt", "b.bin", "link", "dir", "missing"].map((name) => path.join(root, name));
-    // Past the count from which it uses several threads, too.
-    const many = [...paths, ...Array.from({ length: 300 }, (_, index) => paths[index % paths.length]!)];
-    const stats = statFiles(many);
-    many.forEach((file, index) => {
-      let expected: { size: number; mtimeMs: number; ctimeMs: number } | undefined;
-      try {
-        const stat = statSync(file);
-        expected = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
-      } catch {
-        expected = undefined;
-      }
-      expect(stats[index]).toEqual(expected);
-    });
-    expect(stats[4]).toBeUndefined();
-    process.env.RLMKIT_NATIVE = "0";
-    expect(statFiles(many)).toEqual(stats);
-  });
-
-  test("leaves a walk's list as it is without it: the same files, sizes and times", () => {
-    const walked = walkRepository(PROJECT_ROOT);
-    expect(walked.files.length).toBeGreaterThan(100);
-    process.env.RLMKIT_NATIVE = "0";
-    expect(walkRepository(PROJECT_ROOT)).toEqual(walked);
+  test("a first literal search of more bytes than the calling thread reads itself runs there on the addon, not on the workers", async () => {
+    const engine = new TextSearchEngine(5_000);
+    try {
+      // 80 files of 1 MiB: past the 64 MiB the calling thread reads itself.
+      const many: SearchFile[] = Array.from({ length: 80 }, (_, index) => ({ path: `f${index}.txt`, size: 1 << 20, mtimeMs: 0 }));
+      const request = { ...literal, maxFileBytes: 1 << 20 };
+      expect(engine.runsOnWorkers(many, request)).toBe(false);
+      expect(engine.runsOnWorkers(many, { ...request, query: "(?:abc+)+d", regex: true })).toBe(true);
+      expect(engine.runsOnWorkers(many, request, undefined, wanting("f3.txt"))).toBe(true);
+      process.env.RLMKIT_NATIVE = "0";
+      expect(engine.runsOnWorkers(many, request)).toBe(true);
+    } finally {
+      await engine.close();
+    }
   });
 });

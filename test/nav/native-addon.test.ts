@@ -1,0 +1,127 @@
+/**
+ * The native addon itself (native/, built by `npm install`): its scan stops and cancels, refuses
+ * bad arguments, finds a literal that ignores case in time linear in the text, and lets a worker
+ * thread that ran a scan end at once, without crashing the process; its `stat`s are those of
+ * fs.statSync, bit for bit.
+ */
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { statFiles } from "../../src/nav/file-stats.ts";
+import { nativeAddon } from "../../src/nav/native-addon.ts";
+import { walkRepository } from "../../src/nav/repo-walk.ts";
+import { PROJECT_ROOT } from "./fixture-repo.ts";
+
+let base: string;
+
+beforeAll(async () => {
+  base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-native-addon-")));
+});
+
+afterAll(async () => {
+  if (base) await fs.rm(base, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  delete process.env.RLMKIT_NATIVE;
+});
+
+describe.skipIf(!nativeAddon())("the native addon's scan", () => {
+  test("stops taking files once cancelled, and says so", async () => {
+    const addon = nativeAddon()!;
+    const file = path.join(base, "big.txt");
+    await fs.writeFile(file, "x".repeat(1 << 20));
+    const { promise, cancel } = addon.scan(Array.from({ length: 20_000 }, () => file), "absent", false, 10, 2, Date.now() + 60_000, 8000, 1e9);
+    cancel();
+    const reply = await promise;
+    expect(reply.stopped).toBe(2);
+    // Each thread reads at most the file it had taken: the others are not read (-2).
+    expect(reply.files.filter((value, index) => index % 2 === 0 && value === -2).length).toBeGreaterThan(19_000);
+  });
+
+  test("finds a literal that ignores case in a text where only one case of its first letter occurs, within a deadline far above a linear scan's time", async () => {
+    // 256 texts of 64 KiB of `A`, searched for `ab`: each step looked for the next `a` over the rest of the
+    // text, 12 ms a text (3 s in all, past the deadline); a linear scan takes well under 100 ms.
+    const file = path.join(base, "upper.txt");
+    await fs.writeFile(file, "A".repeat(64 * 1024));
+    const reply = await nativeAddon()!.scan(Array.from({ length: 256 }, () => file), "ab", true, 10, 2, Date.now() + 1500, 8000, 1e9).promise;
+    expect(reply.stopped).toBe(0);
+    expect(reply.hits).toHaveLength(0);
+    expect([...reply.files].filter((value, index) => index % 2 === 0 && value !== 64 * 1024)).toEqual([]);
+  });
+
+  test("lets a worker thread that is scanning be terminated at once, and the process go on", async () => {
+    const file = path.join(base, "worker-big.txt");
+    await fs.writeFile(file, "x".repeat(1 << 20));
+    const addon = fileURLToPath(new URL("../../src/nav/native-addon.ts", import.meta.url));
+    // The worker scans 20,000 files of 1 MiB (seconds of work); it is terminated 30 ms after it starts.
+    const script = `
+      import { Worker } from "node:worker_threads";
+      const worker = new Worker(\`
+        const { parentPort } = await import("node:worker_threads");
+        const { nativeAddon } = await import(\${JSON.stringify(${JSON.stringify(addon)})});
+        nativeAddon().scan(Array.from({ length: 20000 }, () => \${JSON.stringify(${JSON.stringify(file)})}), "absent", false, 10, 2, Date.now() + 60000, 8000, 1e9);
+        parentPort.postMessage("scanning");
+      \`, { eval: true });
+      await new Promise((resolve) => worker.once("message", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const started = performance.now();
+      await worker.terminate();
+      console.log(performance.now() - started < 2000 ? "terminated" : "terminated late");
+    `;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    expect(run.stderr).toBe("");
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe("terminated");
+  });
+
+  test.for([
+    ["no arguments", () => (nativeAddon()!.scan as unknown as () => unknown)()],
+    ["paths that are not strings", () => nativeAddon()!.scan([1 as unknown as string], "x", false, 1, 1, 0, 0, 0)],
+    ["an empty needle", () => nativeAddon()!.scan([], "", false, 1, 1, 0, 0, 0)],
+    ["a needle beyond ASCII that ignores case", () => nativeAddon()!.scan([], "é", true, 1, 1, 0, 0, 0)],
+    ["stat of paths that are not strings", () => nativeAddon()!.stat([{}] as unknown as string[], 1)],
+  ])("refuses %s with a TypeError", ([, call]) => {
+    expect(call as () => unknown).toThrow(TypeError);
+  });
+});
+
+describe.skipIf(!nativeAddon())("the native addon's stat", () => {
+  test("gives the size, mtime and ctime fs.statSync gives, bit for bit, and nothing for a path it cannot stat", async () => {
+    const root = path.join(base, "stat");
+    await fs.mkdir(path.join(root, "dir"), { recursive: true });
+    await fs.writeFile(path.join(root, "a.txt"), "hello\n");
+    await fs.writeFile(path.join(root, "b.bin"), Buffer.alloc(70_000));
+    await fs.utimes(path.join(root, "b.bin"), 1_700_000_000.123456, 1_600_000_000.987654);
+    await fs.symlink(path.join(root, "a.txt"), path.join(root, "link"));
+    const paths = ["a.txt", "b.bin", "link", "dir", "missing"].map((name) => path.join(root, name));
+    // Past the count from which it uses several threads, too.
+    const many = [...paths, ...Array.from({ length: 300 }, (_, index) => paths[index % paths.length]!)];
+    const stats = statFiles(many);
+    many.forEach((file, index) => {
+      let expected: { size: number; mtimeMs: number; ctimeMs: number } | undefined;
+      try {
+        const stat = statSync(file);
+        expected = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
+      } catch {
+        expected = undefined;
+      }
+      expect(stats[index]).toEqual(expected);
+    });
+    expect(stats[4]).toBeUndefined();
+    process.env.RLMKIT_NATIVE = "0";
+    expect(statFiles(many)).toEqual(stats);
+  });
+
+  test("leaves a walk's list as it is without it: the same files, sizes and times", () => {
+    const walked = walkRepository(PROJECT_ROOT);
+    expect(walked.files.length).toBeGreaterThan(100);
+    process.env.RLMKIT_NATIVE = "0";
+    expect(walkRepository(PROJECT_ROOT)).toEqual(walked);
+  });
+});
