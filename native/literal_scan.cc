@@ -20,6 +20,7 @@
 // drop their results: nothing touches the environment after it is gone.
 #include "rlmkit_native.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -53,6 +54,10 @@ struct Shared {
   std::atomic<bool> cancelled{false};
   std::mutex mutex;
   bool delivering = true;
+  // The scan thread's hold on the thread-safe function, until it calls it: when the environment ends
+  // first, the finalizer lets go of it (Node from 24.14 waits for every hold before it frees the function).
+  napi_threadsafe_function deliver = nullptr;
+  bool holding = false;
 };
 
 struct FileResult {
@@ -106,6 +111,7 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
   for (;;) {
     if (buffer.size() - length < 65536) buffer.resize(buffer.size() * 2);
     ssize_t got = read(fd, buffer.data() + length, buffer.size() - length);
+    if (got < 0 && errno == EINTR) continue;
     if (got < 0 || length + static_cast<size_t>(got) > INT32_MAX) {
       close(fd);
       return -1;
@@ -117,7 +123,14 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
   return static_cast<int64_t>(length);
 }
 
-void ScanFile(Job& job, size_t index, std::vector<char>& buffer) {
+// A thread's buffers: the file read, and its bytes with letters lower-cased (for a needle that ignores case).
+struct Buffers {
+  std::vector<char> read;
+  std::vector<char> folded;
+};
+
+void ScanFile(Job& job, size_t index, Buffers& buffers) {
+  std::vector<char>& buffer = buffers.read;
   FileResult& result = job.results[index];
   int64_t length = -1;
   try {
@@ -136,15 +149,16 @@ void ScanFile(Job& job, size_t index, std::vector<char>& buffer) {
     result.binary = 1;
     return;
   }
-  // A text ending in a line feed has no empty last line to match.
-  const char* text_end = length > 0 && end[-1] == '\n' ? end - 1 : end;
-  NeedleFinder finder(job.needle, job.ignore_case, end);
   int32_t line = 0;
   const char* counted = data;
+  const std::string& needle = job.needle;
   try {
+    // Ignoring case, the needle (lower-cased) is found in a lower-cased copy, at the same offsets.
+    const char* searched = job.ignore_case ? FoldAscii(data, static_cast<size_t>(length), buffers.folded) : data;
     for (const char* at = data; at < end && static_cast<int64_t>(result.hits.size() / kHitStride) < job.wanted;) {
-      const char* hit = finder.Next(at);
-      if (hit == nullptr || hit > text_end) break;
+      const char* found = static_cast<const char*>(memmem(searched + (at - data), end - at, needle.data(), needle.size()));
+      if (found == nullptr) break;
+      const char* hit = data + (found - searched);
       const char* line_start = LineStart(data, hit);
       const char* line_end = static_cast<const char*>(memchr(hit, '\n', end - hit));
       if (line_end == nullptr) line_end = end;
@@ -164,15 +178,16 @@ void ScanFile(Job& job, size_t index, std::vector<char>& buffer) {
     return;
   }
   job.found.fetch_add(static_cast<int64_t>(result.hits.size() / kHitStride));
-  const int64_t kept = static_cast<int64_t>(result.lines.size());
+  // What the answer keeps of this file: its lines, and each hit's numbers.
+  const int64_t kept = static_cast<int64_t>(result.lines.size() + result.hits.size() * sizeof(int32_t));
   if (job.line_bytes.fetch_add(kept) + kept > job.max_line_bytes) job.Stop(kTooManyLines);
 }
 
 // One thread's share: the next file, until none is left or the scan must stop.
 void Work(Job& job, std::atomic<size_t>& next) noexcept {
-  std::vector<char> buffer;
+  Buffers buffers;
   try {
-    buffer.resize(1 << 20);
+    buffers.read.resize(1 << 20);
   } catch (const std::bad_alloc&) {
     return;  // This thread takes no file (the caller scans files left unread itself).
   }
@@ -182,7 +197,7 @@ void Work(Job& job, std::atomic<size_t>& next) noexcept {
     if (NowMs() > job.deadline_ms) return job.Stop(kDeadline);
     const size_t index = next.fetch_add(1);
     if (index >= job.paths.size()) return;
-    ScanFile(job, index, buffer);
+    ScanFile(job, index, buffers);
   }
 }
 
@@ -258,6 +273,11 @@ void Finalized(napi_env, void* data, void*) {
   std::lock_guard<std::mutex> lock((*shared)->mutex);
   (*shared)->delivering = false;
   (*shared)->cancelled.store(true);
+  // The function surely exists while its finalizer runs, whichever Node this is.
+  if ((*shared)->holding) {
+    (*shared)->holding = false;
+    napi_release_threadsafe_function((*shared)->deliver, napi_tsfn_release);
+  }
 }
 
 // The scan's first thread: scans with the others, then hands the job to the JavaScript thread.
@@ -265,14 +285,18 @@ void RunScan(Job* job) noexcept {
   std::atomic<size_t> next{0};
   RunOnThreads(job->threads, [job, &next]() { Work(*job, next); });
   std::shared_ptr<Shared> shared = job->shared;
-  napi_threadsafe_function deliver = job->deliver;
-  std::lock_guard<std::mutex> lock(shared->mutex);
-  // The function is gone with its environment: nobody waits for the answer.
-  if (!shared->delivering || napi_call_threadsafe_function(deliver, job, napi_tsfn_nonblocking) != napi_ok) {
-    delete job;
-    return;
+  bool handed = false;
+  {
+    std::lock_guard<std::mutex> lock(shared->mutex);
+    // Unless the environment ended (its finalizer let go of the hold): nobody waits for the answer then.
+    if (shared->delivering) {
+      shared->holding = false;
+      handed = napi_call_threadsafe_function(shared->deliver, job, napi_tsfn_nonblocking) == napi_ok;
+      // A call refused (napi_closing) must not be followed by a release: the function may be gone.
+      if (handed) napi_release_threadsafe_function(shared->deliver, napi_tsfn_release);
+    }
   }
-  napi_release_threadsafe_function(deliver, napi_tsfn_release);
+  if (!handed) delete job;
 }
 
 napi_value Cancel(napi_env env, napi_callback_info info) {
@@ -321,30 +345,31 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   job->results.resize(job->paths.size());
   job->shared = std::make_shared<Shared>();
 
-  // Everything that may throw comes before the thread-safe function exists.
+  // Everything that may fail or throw comes before the thread-safe function exists: once it does, the scan runs.
   auto finalized = std::make_unique<std::shared_ptr<Shared>>(job->shared);
-  auto* flag = new std::shared_ptr<Shared>(job->shared);
-  napi_value promise, name, cancel, out;
-  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
-    delete flag;
-    return Throw(env, "the scan's promise could not be made");
+  auto flag = std::make_unique<std::shared_ptr<Shared>>(job->shared);
+  napi_value promise = nullptr, name = nullptr, cancel = nullptr, out = nullptr;
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok || napi_create_string_utf8(env, "rlmkit literal scan", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_function(env, "cancel", NAPI_AUTO_LENGTH, Cancel, flag.get(), &cancel) != napi_ok) {
+    return Throw(env, "the scan could not be started");
   }
-  napi_create_string_utf8(env, "rlmkit literal scan", NAPI_AUTO_LENGTH, &name);
+  if (napi_add_finalizer(env, cancel, flag.get(), FreeShared, nullptr, nullptr) != napi_ok) return Throw(env, "the scan could not be started");
+  flag.release();
+  if (napi_create_object(env, &out) != napi_ok || napi_set_named_property(env, out, "promise", promise) != napi_ok ||
+      napi_set_named_property(env, out, "cancel", cancel) != napi_ok) {
+    return Throw(env, "the scan could not be started");
+  }
   if (napi_create_threadsafe_function(env, nullptr, nullptr, name, 0, 1, finalized.get(), Finalized, nullptr, Deliver, &job->deliver) != napi_ok) {
-    delete flag;
     return Throw(env, "the scan could not be started");
   }
   finalized.release();
-  napi_create_function(env, "cancel", NAPI_AUTO_LENGTH, Cancel, flag, &cancel);
-  napi_add_finalizer(env, cancel, flag, FreeShared, nullptr, nullptr);
-  napi_create_object(env, &out);
-  napi_set_named_property(env, out, "promise", promise);
-  napi_set_named_property(env, out, "cancel", cancel);
+  job->shared->deliver = job->deliver;
+  job->shared->holding = true;
   Job* running = job.release();
   try {
     std::thread(RunScan, running).detach();
-  } catch (const std::system_error&) {
-    // No thread: this thread scans, and the answer comes as it would.
+  } catch (...) {
+    // No thread (none could start, or no memory for one): this thread scans, and the answer comes as it would.
     RunScan(running);
   }
   return out;

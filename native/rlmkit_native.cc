@@ -1,5 +1,7 @@
 #include "rlmkit_native.h"
 
+#include <dlfcn.h>
+
 #include <thread>
 
 napi_value Throw(napi_env env, const char* message) {
@@ -39,7 +41,18 @@ void RunOnThreads(int threads, const std::function<void()>& work) noexcept {
   for (std::thread& helper : helpers) helper.join();
 }
 
+// Keeps this library loaded for the life of the process: Node unloads a worker thread's addons when
+// the worker ends, and a scan's threads may still be running this library's code then (they stop at
+// the next file). An extra reference that is never dropped (and RTLD_NODELETE) keeps it mapped.
+void PinLibrary() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&PinLibrary), &info) != 0 && info.dli_fname != nullptr) {
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  }
+}
+
 NAPI_MODULE_INIT() {
+  PinLibrary();
   napi_value scan, stat;
   napi_create_function(env, "scan", NAPI_AUTO_LENGTH, LiteralScan, nullptr, &scan);
   napi_set_named_property(env, exports, "scan", scan);
