@@ -30,9 +30,10 @@ bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out) 
 }
 
 void RunOnThreads(int threads, const std::function<void()>& work) noexcept {
+  threads = threads < 1 ? 1 : threads > kMaxThreads ? kMaxThreads : threads;
   std::vector<std::thread> helpers;
   try {
-    helpers.reserve(threads > 1 ? threads - 1 : 0);
+    helpers.reserve(threads - 1);
     for (int t = 1; t < threads; t++) helpers.emplace_back(work);
   } catch (...) {
     // Fewer threads than asked for (none could start, or no memory for one): those that started share the work.

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-// scan(...): see literal_scan.cc.
+// scan(...): see literal_scan.cc (the N-API side) and scan_files.cc (the threads' work).
 napi_value LiteralScan(napi_env env, napi_callback_info info);
 // stat(...): see stat_files.cc.
 napi_value StatFiles(napi_env env, napi_callback_info info);
@@ -22,8 +22,11 @@ napi_value Throw(napi_env env, const char* message);
 bool ReadString(napi_env env, napi_value value, std::string& out);
 // An array of strings; false when it is not one.
 bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out);
-// Runs `work` on `threads` threads, the calling one among them, and waits for all of them (fewer
-// when a thread cannot start). `work` takes its items itself, from a shared counter.
+// The most threads RunOnThreads starts for one call.
+constexpr int kMaxThreads = 16;
+
+// Runs `work` on `threads` threads (1 to kMaxThreads), the calling one among them, and waits for all of
+// them (fewer when a thread cannot start). `work` takes its items itself, from a shared counter.
 void RunOnThreads(int threads, const std::function<void()>& work) noexcept;
 
 #endif  // RLMKIT_NATIVE_H_

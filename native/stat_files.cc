@@ -53,7 +53,7 @@ napi_value StatFiles(napi_env env, napi_callback_info info) {
   if (!paths.empty()) memset(out, 0, paths.size() * kStride * sizeof(double));
   std::atomic<size_t> next{0};
   // StatOne throws nothing, and RunOnThreads catches what starting its threads throws.
-  RunOnThreads(threads < 1 ? 1 : threads > 16 ? 16 : threads, [&paths, &next, out]() {
+  RunOnThreads(threads, [&paths, &next, out]() {
     for (size_t i; (i = next.fetch_add(1)) < paths.size();) StatOne(paths[i], out + i * kStride);
   });
   napi_create_typedarray(env, napi_float64_array, paths.size() * kStride, buffer, 0, &array);

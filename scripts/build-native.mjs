@@ -1,7 +1,7 @@
 // Builds rlmkit's native addon (native/) with node-gyp when `npm install` runs: a first search's
 // scan of many files and a walk's `stat`s, on threads of their own. The addon is optional. When
 // it cannot be built (no C++ compiler, no node-gyp, Windows), this says so and the install goes
-// on: the same work then runs in JavaScript, slower. RLMKIT_NATIVE=0 skips the build.
+// on: the same work then runs in JavaScript, slower. RLMKIT_NATIVE_ADDON=0 skips the build.
 // Plain JavaScript, so that it runs on whichever Node runs npm.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -15,7 +15,7 @@ function skip(why) {
   process.exit(0);
 }
 
-if (process.env.RLMKIT_NATIVE === "0") skip("RLMKIT_NATIVE=0");
+if (process.env.RLMKIT_NATIVE_ADDON === "0") skip("RLMKIT_NATIVE_ADDON=0");
 if (process.platform === "win32") skip("not supported on Windows");
 if (!fs.existsSync(path.join(native, "binding.gyp"))) skip("native/binding.gyp is missing");
 
@@ -29,7 +29,12 @@ if (fs.existsSync(path.join(headers, "node_api.h")) && fs.existsSync(path.join(h
 // Bounded: node-gyp downloads headers when the running Node ships none, which a network that drops
 // packets could make wait for ever.
 const built = spawnSync(command, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: 10 * 60_000 });
-if (built.error || built.status !== 0) {
-  const detail = built.error ? built.error.message : built.stderr.trim().split("\n").slice(-3).join(" | ");
-  skip(`node-gyp failed: ${detail}`);
+if (built.error || built.status !== 0) skip(`node-gyp failed: ${built.error ? built.error.message : why(built.stderr)}`);
+
+// What node-gyp said went wrong: its first error lines, without its progress and its closing footer.
+function why(stderr) {
+  const footer = /^gyp ERR! (cwd|node -v|node-gyp -v|not ok|command|System|stack|\$npm_)/;
+  const lines = stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("gyp info") && !footer.test(line));
+  const errors = lines.filter((line) => /error|ERR!|not found|No such file/i.test(line));
+  return (errors.length > 0 ? errors : lines).slice(0, 3).join(" | ") || "no message";
 }

@@ -4,10 +4,11 @@ import type { WorkerMatches } from "./search-matches.ts";
 import type { TextSearchRequest } from "./text-search.ts";
 import { filterOfBytes, type FilterSink } from "./file-filters.ts";
 import { lineRegex } from "./line-regex.ts";
-import { escapeRegExp } from "./literal-finder.ts";
+import { bytesMatchText, escapeRegExp } from "./literal-finder.ts";
 import { decodeText, ScratchReader } from "./file-read.ts";
 import { compileLinePattern, MatchSink, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import { searchNatively } from "./native-first-search.ts";
+import { fitsHere } from "./search-placement.ts";
 import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
@@ -36,7 +37,10 @@ export function runsHere(request: Pick<TextSearchRequest, "regex" | "query" | "c
 /**
  * A search on the calling thread, for the first search of a process: the
  * search workers would first have to start (tens of milliseconds each) and
- * read and decode every file. Here each file's bytes are read once and tested
+ * read and decode every file. When the native addon takes it (see
+ * `searchNatively`), the addon's threads read and scan the files while this
+ * thread goes on, and this thread makes the matches from the lines they found.
+ * Otherwise each file's bytes are read once and tested
  * for the literal (a literal query, or the literal every match of the pattern
  * holds) before anything is decoded, and only the files that may hold it are
  * decoded and scanned, by the same code the workers run (text-scan.ts), so the
@@ -44,7 +48,7 @@ export function runsHere(request: Pick<TextSearchRequest, "regex" | "query" | "c
  * V8's backtracking engine under a {@link TimeGuard} of
  * {@link HERE_PATTERN_BUDGET_MS}, which stops even a catastrophic one.
  *
- * @param stop - checked between files: the deadline passed or the search was cancelled
+ * @param stop - checked between files (every 10 ms while the addon scans): the deadline passed or the search was cancelled
  * @param deadline - the search's: the pattern's time here ends with it, if sooner
  * @param mayHoldFile - false for a file that cannot hold the literal (the index's trigram filter): it is not read
  * @param learn - gets a trigram filter of each file read whole that it wants
@@ -62,6 +66,8 @@ export async function searchHere(
   const budgetMs = Math.min(HERE_PATTERN_BUDGET_MS, deadline - Date.now());
   const native = await searchNatively(files, request, plan, literal, { stop, deadline, patternBudgetMs: budgetMs, mayHoldFile, learn });
   if (native !== null) return native;
+  // The addon was to scan it but did not (its threads could not start): more than this thread reads itself goes to the workers.
+  if (!fitsHere(files, request.maxFileBytes, mayHoldFile)) return undefined;
   const sink = new MatchSink();
   const wanted = request.limit + 1;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
@@ -160,13 +166,12 @@ class GuardedBatch {
  * under JavaScript's rules, so the files found are the same); else none.
  */
 function bytePrefilter(literal: string, caseSensitive: boolean): (bytes: Buffer) => boolean {
+  // A literal with U+FFFD or a lone surrogate could match where the decoder replaced bytes it could not read.
+  if (!bytesMatchText(literal, caseSensitive)) return () => true;
   if (caseSensitive) {
-    // A literal with U+FFFD or a lone surrogate could match where the decoder replaced bytes it could not read.
-    if (literal.includes("\uFFFD") || !literal.isWellFormed()) return () => true;
     const needle = Buffer.from(literal, "utf8");
     return (bytes) => bytes.includes(needle);
   }
-  if (!/^[\x00-\x7F]*$/.test(literal)) return () => true;
   const pattern = new RegExp(escapeRegExp(literal), "i");
   return (bytes) => pattern.test(bytes.toString("latin1"));
 }

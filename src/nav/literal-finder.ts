@@ -57,3 +57,13 @@ function rarestIndex(literal: string): number {
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/**
+ * True when a literal's bytes are found exactly where its text is in a file's decoded text: case-sensitive,
+ * a well-formed literal with no U+FFFD (the decoder's stand-in for bytes it could not read); ignoring case,
+ * an ASCII literal (no character from U+0080 matches an ASCII letter in any case under JavaScript's rules
+ * without the `u` flag, which the literal finder does not use).
+ */
+export function bytesMatchText(literal: string, caseSensitive: boolean): boolean {
+  return caseSensitive ? !literal.includes("\uFFFD") && literal.isWellFormed() : /^[\x00-\x7F]*$/.test(literal);
+}

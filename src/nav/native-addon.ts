@@ -13,7 +13,7 @@ export interface NativeScanReply {
   readonly hits: Int32Array;
   /** The bytes of the lines hit, without their line feeds. */
   readonly bytes: ArrayBuffer;
-  /** 0: done; 1: the deadline passed; 2: cancelled; 3: the lines came to more than `maxLineBytes` (what was kept is incomplete). */
+  /** 0: done; 1: the deadline passed; 2: cancelled; 3: the lines came to more than `maxLineBytes` (no lines or hits are sent then). */
   readonly stopped: 0 | 1 | 2 | 3;
 }
 
@@ -56,10 +56,10 @@ let loaded: NativeAddon | null | undefined;
 
 /**
  * The native addon, or `undefined` when it was not built (no compiler at install, or Windows)
- * or when `RLMKIT_NATIVE=0` turns it off (then its work runs in JavaScript).
+ * or when `RLMKIT_NATIVE_ADDON=0` turns it off (then its work runs in JavaScript).
  */
 export function nativeAddon(): NativeAddon | undefined {
-  if (process.env.RLMKIT_NATIVE === "0") return undefined;
+  if (process.env.RLMKIT_NATIVE_ADDON === "0") return undefined;
   if (loaded === undefined) loaded = load();
   return loaded ?? undefined;
 }

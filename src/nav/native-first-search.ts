@@ -5,6 +5,7 @@
 import os from "node:os";
 import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
 import { lineRegex } from "./line-regex.ts";
+import { bytesMatchText } from "./literal-finder.ts";
 import type { FilterSink } from "./file-filters.ts";
 import { NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
 import type { WorkerMatches } from "./search-matches.ts";
@@ -20,7 +21,7 @@ const MAX_THREADS = 8;
  * lines can be long (a minified file is one line). Past it the search runs on the workers, which
  * keep lines as slices of the texts they hold.
  */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 // How often the wait for the scanner checks whether the search was stopped.
 const STOP_POLL_MS = 10;
 
@@ -101,14 +102,10 @@ function patternLiteral(query: string, caseSensitive: boolean): string | undefin
   return "error" in pattern || pattern.nestedRepetition ? undefined : pattern.literal;
 }
 
-// True when the literal's bytes are found exactly where its text is in the decoded file: a
-// well-formed literal with no U+FFFD (the decoder's stand-in for bytes it could not read) and no line
-// feed; ignoring case, an ASCII one (no character from U+0080 matches an ASCII letter in any case
-// under JavaScript's rules without the `u` flag, which the search's literal finder does not use).
+// True when the literal's bytes are found exactly where its text is (see `bytesMatchText`), and it has no
+// line feed (a match never crosses one).
 function exactInBytes(literal: string, caseSensitive: boolean): boolean {
-  if (literal.length === 0 || literal.includes("\n")) return false;
-  if (!caseSensitive) return /^[\x00-\x7F]*$/.test(literal);
-  return !literal.includes("\uFFFD") && literal.isWellFormed();
+  return literal.length > 0 && !literal.includes("\n") && bytesMatchText(literal, caseSensitive);
 }
 
 // Waits for the scan, cancelling it when the search is stopped (cancelled, or out of time).

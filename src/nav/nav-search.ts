@@ -64,9 +64,10 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 /**
  * Runs a text search over the repository's files. The trigrams of a literal (or of a
  * pattern's required literal) are tested against the index's filters, so a first
- * search reads only the files that may hold it (on this thread when they are few). Before
- * the first walk, the search starts on the disk cache's file list, on the workers while
- * this thread walks, or on this thread before it walks when the list is complete (see
+ * search reads only the files that may hold it (on the native addon's threads, or on this
+ * thread when they are few). Before the first walk, the search starts on the disk cache's
+ * file list, on the workers or the addon's threads while this thread walks, or on this
+ * thread before it walks when the list is complete (see
  * `RepositoryIndex.cachedSearchFiles`): what it found stands when the walk
  * lists the same files with the same sizes, mtimes and ctimes, and the search runs again
  * over the walked files otherwise (the workers then read only what changed). A file of the

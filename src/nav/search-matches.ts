@@ -8,6 +8,7 @@ export interface WorkerMatches {
   /** The matching lines, one per match (an array of strings crosses threads faster than one joined string is built). */
   readonly texts: readonly string[];
   readonly count: number;
+  /** Files read and searched (not binary, not unreadable): for diagnostics. */
   readonly searchedFiles: number;
   /** Files whose size on disk was not the index's when they were read. */
   readonly changed: number[];
@@ -21,6 +22,7 @@ export interface TextMatches {
   /** Matches found (at most `limit`). */
   readonly count: number;
   readonly truncated: boolean;
+  /** Files read and searched, over every reply: for diagnostics. */
   readonly searchedFiles: number;
   /** Paths found changed on disk since the index last saw them (their matches are from the new text). */
   readonly changed: string[];

@@ -74,8 +74,9 @@ export class TextSearchEngine {
   /**
    * Runs one search over `files` (searches run one at a time, in call order).
    * A search before the workers hold any text runs on this thread (see
-   * `searchHere`) when the files it must read are few enough and its pattern, if
-   * any, finishes there within its time; the workers then read their files in the background. `mayHold`, when given,
+   * `searchHere`; on the native addon's threads when it takes the search, see
+   * `scansNatively`) when the files it must read are few enough or the addon takes it,
+   * and its pattern, if any, finishes there within its time; the workers then read their files in the background. `mayHold`, when given,
    * is false for files that cannot hold the literal (the index's trigram
    * filters): until the workers hold every text, a search reads only the others
    * (and the workers then read every file in the background, unless `loadAfter` is false:
@@ -130,7 +131,7 @@ export class TextSearchEngine {
     );
   }
 
-  /** Where the last search of file contents ran (for diagnostics and tests): on this thread, or on the workers; `undefined` before the first. */
+  /** Where the last search of file contents ran (for diagnostics and tests): on this thread (or the native addon's threads for it), or on the workers; `undefined` before the first. */
   get lastRanOn(): "calling thread" | "workers" | undefined {
     return this.#lastRanOn;
   }

@@ -2,6 +2,7 @@ import vm from "node:vm";
 
 /** Thrown by {@link TimeGuard.run} when the guard's time ran out (the work was stopped). */
 export class GuardTimeout extends Error {
+  override readonly name = "GuardTimeout";
   constructor() {
     super("the time guard's budget ran out");
   }
@@ -9,6 +10,7 @@ export class GuardTimeout extends Error {
 
 /** Why a search on the calling thread stopped early: its deadline passed, or it was cancelled. */
 export class ScanStopped extends Error {
+  override readonly name = "ScanStopped";
   readonly reason: "timeout" | "cancelled";
   constructor(reason: "timeout" | "cancelled") {
     super(reason);

@@ -1,5 +1,6 @@
-// Which folders a second thread walks, kept beside the disk cache (`<hash>.walk`), so that a
-// new process starts that thread before it reads the cache (see repo-index.ts).
+// How many files the last walk listed, and which folders a second thread walks, kept beside the
+// disk cache (`<hash>.walk`): a new process's first search knows from the count whether the cache's
+// list is complete, and starts that thread before it reads the cache (see repo-index.ts).
 import fs from "node:fs";
 import { isPlainFolder, splitWalk } from "./walk-split.ts";
 

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  delete process.env.RLMKIT_NATIVE;
+  delete process.env.RLMKIT_NATIVE_ADDON;
 });
 
 describe.skipIf(!nativeAddon())("the native addon's scan", () => {
@@ -118,14 +118,14 @@ describe.skipIf(!nativeAddon())("the native addon's stat", () => {
       expect(stats[index]).toEqual(expected);
     });
     expect(stats[4]).toBeUndefined();
-    process.env.RLMKIT_NATIVE = "0";
+    process.env.RLMKIT_NATIVE_ADDON = "0";
     expect(statFiles(many)).toEqual(stats);
   });
 
   test("leaves a walk's list as it is without it: the same files, sizes and times", () => {
     const walked = walkRepository(PROJECT_ROOT);
     expect(walked.files.length).toBeGreaterThan(100);
-    process.env.RLMKIT_NATIVE = "0";
+    process.env.RLMKIT_NATIVE_ADDON = "0";
     expect(walkRepository(PROJECT_ROOT)).toEqual(walked);
   });
 });

@@ -1,6 +1,6 @@
-// Finding a needle in one file's bytes, and the line around a hit (see literal_scan.cc).
-#ifndef RLMKIT_NEEDLE_FINDER_H_
-#define RLMKIT_NEEDLE_FINDER_H_
+// Helpers over one file's bytes for a scan (see scan_files.cc): ASCII case folding, lines and line feeds.
+#ifndef RLMKIT_LINE_BYTES_H_
+#define RLMKIT_LINE_BYTES_H_
 
 #include <cstdint>
 #include <cstring>
@@ -39,4 +39,4 @@ inline const char* LineStart(const char* data, const char* at) {
   return at;
 }
 
-#endif  // RLMKIT_NEEDLE_FINDER_H_
+#endif  // RLMKIT_LINE_BYTES_H_

@@ -1,0 +1,127 @@
+// The work of a scan's threads (see literal_scan.cc): each takes the next file, reads it whole if it
+// is a regular file, and collects the lines that hold the needle.
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "line_bytes.h"
+#include "scan_job.h"
+
+namespace {
+
+double NowMs() {
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<double>(now.tv_sec) * 1000.0 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+// Reads the whole file into `buffer`; its length, or -1. Only a regular file is read: a path
+// replaced by a FIFO since the walk must not block a thread (O_NONBLOCK opens it at once).
+int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return -1;
+  struct stat info;
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    close(fd);
+    return -1;
+  }
+  size_t length = 0;
+  for (;;) {
+    if (buffer.size() - length < 65536) buffer.resize(buffer.size() * 2);
+    ssize_t got = read(fd, buffer.data() + length, buffer.size() - length);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 || length + static_cast<size_t>(got) > INT32_MAX) {
+      close(fd);
+      return -1;
+    }
+    if (got == 0) break;
+    length += static_cast<size_t>(got);
+  }
+  close(fd);
+  return static_cast<int64_t>(length);
+}
+
+// A thread's buffers: the file read, and its bytes with letters lower-cased (for a needle that ignores case).
+struct Buffers {
+  std::vector<char> read;
+  std::vector<char> folded;
+};
+
+void ScanFile(Job& job, size_t index, Buffers& buffers) {
+  std::vector<char>& buffer = buffers.read;
+  FileResult& result = job.results[index];
+  int64_t length = -1;
+  try {
+    length = ReadWhole(job.paths[index], buffer);
+  } catch (const std::bad_alloc&) {
+    // A file too large to hold is one that cannot be read.
+  }
+  if (length < 0) {
+    result.length = -1;
+    return;
+  }
+  result.length = static_cast<int32_t>(length);
+  const char* data = buffer.data();
+  const char* end = data + length;
+  if (memchr(data, 0, std::min(job.sniff, static_cast<size_t>(length))) != nullptr) {
+    result.binary = 1;
+    return;
+  }
+  int32_t line = 0;
+  const char* counted = data;
+  const std::string& needle = job.needle;
+  try {
+    // Ignoring case, the needle (lower-cased) is found in a lower-cased copy, at the same offsets.
+    const char* searched = job.ignore_case ? FoldAscii(data, static_cast<size_t>(length), buffers.folded) : data;
+    for (const char* at = data; at < end && static_cast<int64_t>(result.hits.size() / kHitStride) < job.wanted;) {
+      const char* found = static_cast<const char*>(memmem(searched + (at - data), end - at, needle.data(), needle.size()));
+      if (found == nullptr) break;
+      const char* hit = data + (found - searched);
+      const char* line_start = LineStart(data, hit);
+      const char* line_end = static_cast<const char*>(memchr(hit, '\n', end - hit));
+      if (line_end == nullptr) line_end = end;
+      line += CountLineFeeds(counted, line_start);
+      counted = line_start;
+      const int32_t values[kHitStride] = {static_cast<int32_t>(index), line + 1, static_cast<int32_t>(hit - line_start),
+                                          static_cast<int32_t>(result.lines.size()), static_cast<int32_t>(line_end - line_start),
+                                          AllAscii(line_start, line_end) ? 1 : 0};
+      result.hits.insert(result.hits.end(), values, values + kHitStride);
+      result.lines.append(line_start, line_end - line_start);
+      at = line_end + 1;
+    }
+  } catch (const std::bad_alloc&) {
+    result.hits.clear();
+    result.lines.clear();
+    result.length = -1;
+    return;
+  }
+  job.found.fetch_add(static_cast<int64_t>(result.hits.size() / kHitStride));
+  // What the answer keeps of this file: its lines, and each hit's numbers.
+  const int64_t kept = static_cast<int64_t>(result.lines.size() + result.hits.size() * sizeof(int32_t));
+  if (job.line_bytes.fetch_add(kept) + kept > job.max_line_bytes) job.Stop(kTooManyLines);
+}
+
+}  // namespace
+
+void Work(Job& job, std::atomic<size_t>& next) noexcept {
+  Buffers buffers;
+  try {
+    buffers.read.resize(1 << 20);
+  } catch (const std::bad_alloc&) {
+    return;  // This thread takes no file (the caller scans files left unread itself).
+  }
+  for (;;) {
+    if (job.shared->cancelled.load()) return job.Stop(kCancelled);
+    if (job.stopped.load() != kDone || job.found.load() >= job.wanted) return;
+    if (NowMs() > job.deadline_ms) return job.Stop(kDeadline);
+    const size_t index = next.fetch_add(1);
+    if (index >= job.paths.size()) return;
+    ScanFile(job, index, buffers);
+  }
+}

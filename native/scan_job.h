@@ -1,0 +1,64 @@
+// The job of one scan (see literal_scan.cc): what its threads share with the JavaScript side, what
+// they find per file, and the work of one thread (scan_files.cc).
+#ifndef RLMKIT_SCAN_JOB_H_
+#define RLMKIT_SCAN_JOB_H_
+
+#include <node_api.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+constexpr int kHitStride = 6;
+
+enum Stopped { kDone = 0, kDeadline = 1, kCancelled = 2, kTooManyLines = 3 };
+
+// What the scan's threads and the JavaScript side share: whether the scan was cancelled, and whether
+// the thread-safe function still exists (its finalizer, on the JavaScript thread, says it does not).
+struct Shared {
+  std::atomic<bool> cancelled{false};
+  std::mutex mutex;
+  bool delivering = true;
+  // The scan thread's hold on the thread-safe function, until it calls it: when the environment ends
+  // first, the finalizer lets go of it (Node from 24.14 waits for every hold before it frees the function).
+  napi_threadsafe_function deliver = nullptr;
+  bool holding = false;
+};
+
+struct FileResult {
+  int32_t length = -2;
+  int32_t binary = 0;
+  std::vector<int32_t> hits;  // kHitStride values per hit, the line offset relative to `lines`
+  std::string lines;
+};
+
+struct Job {
+  std::vector<std::string> paths;
+  std::string needle;  // lower-cased when ignoring case (an ASCII needle)
+  bool ignore_case = false;
+  int64_t wanted = 0;
+  int64_t max_line_bytes = 0;
+  int threads = 1;
+  double deadline_ms = 0;
+  size_t sniff = 0;
+  std::shared_ptr<Shared> shared;
+  std::atomic<int64_t> found{0};
+  std::atomic<int64_t> line_bytes{0};
+  std::atomic<int> stopped{kDone};
+  std::vector<FileResult> results;
+  napi_deferred deferred = nullptr;
+
+  // The first reason to stop is the one reported.
+  void Stop(int reason) {
+    int expected = kDone;
+    stopped.compare_exchange_strong(expected, reason);
+  }
+};
+
+// One thread's share of a job: the next file, until none is left or the scan must stop.
+void Work(Job& job, std::atomic<size_t>& next) noexcept;
+
+#endif  // RLMKIT_SCAN_JOB_H_
