@@ -52,7 +52,7 @@ export function runsHere(request: Pick<TextSearchRequest, "regex" | "query" | "c
  * @param deadline - the search's: the pattern's time here ends with it, if sooner
  * @param mayHoldFile - false for a file that cannot hold the literal (the index's trigram filter): it is not read
  * @param learn - gets a trigram filter of each file read whole that it wants
- * @returns the matches, or `undefined` when the pattern ran out of its time here, or the native scan's lines came to more than it keeps (the caller runs the search on the workers, if the deadline has not passed)
+ * @returns the matches, or `undefined` when the pattern ran out of its time here, the native scan's lines came to more than it keeps, or the addon's threads could not scan more than this thread reads itself (the caller runs the search on the workers, if the deadline has not passed)
  */
 export async function searchHere(
   files: readonly SearchFile[],

@@ -43,7 +43,7 @@ export interface NativeSearchOptions {
 
 /**
  * The search of `searchHere` on the native addon's scan, or `null` when it does not apply: no addon was
- * built, a file must be read by this thread (the index wants its trigram filter), or the literal is one
+ * built, its threads took no file (none could start), a file must be read by this thread (the index wants its trigram filter), or the literal is one
  * whose bytes may not match exactly where its text does (a line feed, U+FFFD or a lone surrogate in it,
  * or non-ASCII letters ignoring case). `undefined` when the pattern ran out of its time, as for `searchHere`,
  * or when the lines holding the literal came to more than {@link MAX_LINE_BYTES}.

@@ -187,7 +187,7 @@ export class TextSearchEngine {
     return scansNatively(files, request, mayHold, learn) || (runsHere(request) && fitsHere(files, request.maxFileBytes, mayHold));
   }
 
-  // The search on this thread, or undefined when its pattern ran out of time there (before the deadline) or its lines were too many to keep.
+  // The search on this thread, or undefined when it goes to the workers (see `searchHere`): its pattern ran out of time there (before the deadline), its lines were too many to keep, or the addon could not scan it.
   async #searchHere(files: readonly SearchFile[], request: TextSearchRequest, deadline: number, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): Promise<TextSearchResult | undefined> {
     let cancelled = false;
     const cancel = () => void (cancelled = true);
