@@ -8,7 +8,6 @@ import { bytesMatchText, escapeRegExp } from "./literal-finder.ts";
 import { decodeText, ScratchReader } from "./file-read.ts";
 import { compileLinePattern, MatchSink, scanPlan, scanText, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import { searchNatively } from "./native-first-search.ts";
-import { fitsHere } from "./search-placement.ts";
 import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
 
 // The scan gives the event loop a turn after reading this many bytes, so a large repository does not hold it up.
@@ -66,8 +65,6 @@ export async function searchHere(
   const budgetMs = Math.min(HERE_PATTERN_BUDGET_MS, deadline - Date.now());
   const native = await searchNatively(files, request, plan, literal, { stop, deadline, patternBudgetMs: budgetMs, mayHoldFile, learn });
   if (native !== null) return native;
-  // The addon was to scan it but did not (its threads could not start): more than this thread reads itself goes to the workers.
-  if (!fitsHere(files, request.maxFileBytes, mayHoldFile)) return undefined;
   const sink = new MatchSink();
   const wanted = request.limit + 1;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;

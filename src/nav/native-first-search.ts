@@ -8,6 +8,7 @@ import { lineRegex } from "./line-regex.ts";
 import { bytesMatchText } from "./literal-finder.ts";
 import type { FilterSink } from "./file-filters.ts";
 import { NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
+import { fitsHere } from "./search-placement.ts";
 import type { WorkerMatches } from "./search-matches.ts";
 import { lineText, MatchSink, pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest } from "./text-search.ts";
@@ -43,10 +44,11 @@ export interface NativeSearchOptions {
 
 /**
  * The search of `searchHere` on the native addon's scan, or `null` when it does not apply: no addon was
- * built, its threads took no file (none could start), a file must be read by this thread (the index wants its trigram filter), or the literal is one
+ * built, its threads took no file (none could start) and this thread reads the files itself (see `fitsHere`), a file must be read by this thread (the index wants its trigram filter), or the literal is one
  * whose bytes may not match exactly where its text does (a line feed, U+FFFD or a lone surrogate in it,
  * or non-ASCII letters ignoring case). `undefined` when the pattern ran out of its time, as for `searchHere`,
- * or when the lines holding the literal came to more than {@link MAX_LINE_BYTES}.
+ * when the lines holding the literal came to more than {@link MAX_LINE_BYTES}, or when its threads took no file
+ * and the files are more than this thread reads itself (the workers then run it).
  *
  * @param literal - what every matching line holds: the query, or the pattern's required literal
  */
@@ -77,7 +79,10 @@ export async function searchNatively(
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.
   if (reply.stopped === 3) return undefined;
-  return collect(files, indexes, reply, plan, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())));
+  const collected = collect(files, indexes, reply, plan, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())));
+  // No thread took a file it needed (none could start): this thread scans what it reads itself, the workers the rest.
+  if (collected === null) return fitsHere(files, request.maxFileBytes, mayHoldFile) ? null : undefined;
+  return collected;
 }
 
 /**
@@ -142,7 +147,7 @@ function collect(files: readonly SearchFile[], indexes: readonly number[], reply
     return run(() => {
       for (let at = 0; at < indexes.length && sink.count < wanted; at++) {
         const length = reply.files[at * 2]!;
-        // A file no thread took before the search had its matches: a thread could not start. This thread scans instead.
+        // A file no thread took before the search had its matches: no thread could start (see `searchNatively`).
         if (length === -2) return null;
         // The hits of this file come next.
         const firstHit = hit;
