@@ -5,6 +5,8 @@ import { indexCacheFile, readIndexCache, writeIndexCache, type IndexCache } from
 import type { WalkedFiles } from "./walked-files.ts";
 import { SymbolSpill } from "./symbol-store.ts";
 import { hintFolders, parseWalkHint, walkHintFileOf, writeWalkHint, type WalkHint } from "./walk-hint.ts";
+import { listingFileOf, readListing, writeListing, type WalkListing } from "./walk-listing.ts";
+import type { ListingStore } from "./walk-state.ts";
 
 const NO_CACHE: IndexCache = { records: new Map(), filters: new Map(), secretFiles: [], close: () => undefined };
 
@@ -12,11 +14,11 @@ const NO_CACHE: IndexCache = { records: new Map(), filters: new Map(), secretFil
  * What the index keeps on disk for one repository root: its disk cache (see
  * index-cache.ts), read once when first needed and written back merged with
  * what this process learned, and the spill files its large builds keep symbols
- * in (see symbol-store.ts), and which folders a second walking thread takes (see
- * walk-hint.ts). Without a cache directory, the cache reads as empty and nothing is
- * written or spilled.
+ * in (see symbol-store.ts), which folders a second walking thread takes (see
+ * walk-hint.ts), and the last walk's listing (see walk-listing.ts). Without a cache
+ * directory, the cache reads as empty and nothing is written or spilled.
  */
-export class IndexStore {
+export class IndexStore implements ListingStore {
   readonly #dir: string | false;
   readonly #file: string | undefined;
   readonly #maxFileBytes: number;
@@ -26,6 +28,9 @@ export class IndexStore {
   // The walk hint as first read (`null`: none); read once for the thread it starts and the list it counts, and again after a write.
   #hint: WalkHint | null | undefined;
   #loaded: IndexCache | undefined;
+  // The listing as first read (`null`: none), and its write in progress.
+  #listing: WalkListing | null | undefined;
+  #listingWrite: Promise<void> | undefined;
   readonly #spills: SymbolSpill[] = [];
 
   /**
@@ -72,6 +77,21 @@ export class IndexStore {
     return this.#hint ?? undefined;
   }
 
+  /** The last walk's listing, if one was kept (read synchronously, once). */
+  read(): WalkListing | undefined {
+    if (this.#listing === undefined) this.#listing = (this.#file !== undefined && readListing(listingFileOf(this.#file))) || null;
+    return this.#listing ?? undefined;
+  }
+
+  /** Keeps a walk's listing for the next process: written once this thread is free (a search answers first), and waited for by {@link close}. */
+  write(listing: WalkListing): void {
+    const file = this.#file;
+    if (file === undefined) return;
+    const previous = this.#listingWrite ?? Promise.resolve();
+    // Only ever a shortcut: a listing that cannot be written leaves the next process to walk.
+    this.#listingWrite = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => writeListing(listingFileOf(file), listing)).catch(() => undefined);
+  }
+
   /** A new spill file beside the cache, or `undefined` (no cache directory, or none can be made: symbols then stay in memory). */
   spill(): SymbolSpill | undefined {
     if (this.#dir === false) return undefined;
@@ -89,7 +109,7 @@ export class IndexStore {
    * records over them, and the filters of files as the walk lists them, unless a record of that
    * version is kept. Then the walk hint, from the walk's file list.
    */
-  async write(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, walked: Pick<WalkedFiles, "get" | "has" | "keys" | "size">): Promise<void> {
+  async writeCache(records: ReadonlyMap<string, FileRecord>, filters: ReadonlyMap<string, FileFilter>, walked: Pick<WalkedFiles, "get" | "has" | "keys" | "size">): Promise<void> {
     if (this.#file === undefined) return;
     const cache = await this.contents();
     const merged = new Map<string, FileRecord>();
@@ -111,6 +131,7 @@ export class IndexStore {
 
   /** Lets go of the spill files and the cache's open files: symbols not read before are then unavailable. */
   async close(): Promise<void> {
+    await this.#listingWrite;
     for (const spill of this.#spills.splice(0)) spill.close();
     (await this.#contents)?.close();
   }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import type { WalkedFile, WalkedPart } from "./repo-walk.ts";
+import type { WalkedFile, WalkedPart, WalkTrace } from "./repo-walk.ts";
 
 /**
  * How long the calling thread waits for the helper to start running its code (30-60 ms
@@ -30,6 +30,8 @@ export interface WalkReport {
   readonly mtimes: Float64Array;
   readonly ctimes: Float64Array;
   readonly outsideLinks: string[];
+  /** Each folder's trace (see {@link WalkTrace}). */
+  readonly traces: WalkTrace[];
 }
 
 /** What a walk helper is given (see walk-worker.ts). */
@@ -119,10 +121,10 @@ function partsOf(report: WalkReport): Map<string, WalkedPart> {
     const files: WalkedFile[] = [];
     for (const end = file + report.fileCounts[index]!; file < end; file++) files.push({ path: report.paths[file]!, size: report.sizes[file]!, mtimeMs: report.mtimes[file]!, ctimeMs: report.ctimes[file]! });
     const end = link + report.linkCounts[index]!;
-    parts.set(folder, { files, outsideLinks: report.outsideLinks.slice(link, end) });
+    parts.set(folder, { files, outsideLinks: report.outsideLinks.slice(link, end), trace: report.traces[index]! });
     link = end;
   });
-  if (file !== report.paths.length || link !== report.outsideLinks.length) throw new Error("a walk report whose counts do not add up");
+  if (file !== report.paths.length || link !== report.outsideLinks.length || report.traces.length !== report.folders.length) throw new Error("a walk report whose counts do not add up");
   return parts;
 }
 
@@ -139,5 +141,6 @@ export function walkReport(walked: ReadonlyMap<string, WalkedPart>): WalkReport 
     mtimes: Float64Array.from(files, (file) => file.mtimeMs),
     ctimes: Float64Array.from(files, (file) => file.ctimeMs),
     outsideLinks: parts.flatMap((part) => part.outsideLinks),
+    traces: parts.map((part) => part.trace),
   };
 }

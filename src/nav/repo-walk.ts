@@ -22,12 +22,23 @@ export interface WalkedFile {
   readonly ctimeMs: number;
 }
 
+/** What a walk read to list its files: enough to tell later whether a listing still holds (see walk-listing.ts). */
+export interface WalkTrace {
+  /** Every folder the walk listed ("" is the root). */
+  readonly folders: string[];
+  /** Every symlink the rule let through: followed again whenever the listing is used. */
+  readonly links: string[];
+  /** False when a folder could not be listed or a file could not be `stat`ed: the walk is not one to trust again. */
+  complete: boolean;
+}
+
 /** Everything {@link walkRepository} found. */
 export interface RepositoryWalk {
   /** Files in path order (see {@link comparePaths}). */
   readonly files: WalkedFile[];
   /** Symlinks whose target is outside the root (or missing); listed by path so they can be refused by name. */
   readonly outsideLinks: string[];
+  readonly trace: WalkTrace;
 }
 
 /**
@@ -51,13 +62,12 @@ export interface RepositoryWalk {
  */
 export function walkRepository(root: string, rule: ReadRule = new ReadRule(root), folders: readonly string[] = [], startHelper = startWalkHelper): RepositoryWalk {
   const share = helperShare(folders);
-  const files: WalkedFile[] = [];
-  const outsideLinks: string[] = [];
+  const found = newPart();
   const helper = share.length > 0 ? startHelper(root, rule.secretFiles, share) : undefined;
   const met: string[] = [];
   const pending = new PendingFiles();
   try {
-    walkDirectory(root, "", rule, files, outsideLinks, pending, helper && { folders: new Set(share), met });
+    walkDirectory(root, "", rule, found, pending, helper && { folders: new Set(share), met });
   } catch (error) {
     helper?.cancel();
     throw error;
@@ -67,23 +77,30 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
     for (const folder of met) {
       const part = walked.get(folder);
       if (!part) {
-        walkDirectory(root, folder, rule, files, outsideLinks, pending, undefined);
+        walkDirectory(root, folder, rule, found, pending, undefined);
         continue;
       }
-      for (const file of part.files) files.push(file);
-      for (const link of part.outsideLinks) outsideLinks.push(link);
+      for (const file of part.files) found.files.push(file);
+      for (const link of part.outsideLinks) found.outsideLinks.push(link);
+      found.trace.folders.push(...part.trace.folders);
+      found.trace.links.push(...part.trace.links);
+      found.trace.complete &&= part.trace.complete;
     }
   }
-  pending.statInto(files);
-  files.sort((a, b) => comparePaths(a.path, b.path));
-  outsideLinks.sort();
-  return { files, outsideLinks };
+  pending.statInto(found);
+  found.files.sort((a, b) => comparePaths(a.path, b.path));
+  found.outsideLinks.sort();
+  // In path order, whichever thread walked which folder.
+  found.trace.folders.sort(comparePaths);
+  found.trace.links.sort(comparePaths);
+  return found;
 }
 
 /** What a walk of one folder found. */
-export interface WalkedPart {
-  readonly files: WalkedFile[];
-  readonly outsideLinks: string[];
+export type WalkedPart = RepositoryWalk;
+
+function newPart(): WalkedPart {
+  return { files: [], outsideLinks: [], trace: { folders: [], links: [], complete: true } };
 }
 
 /**
@@ -96,10 +113,10 @@ export function walkFolders(root: string, rule: ReadRule, folders: readonly stri
   for (const folder of folders) {
     const absolute = pathUnder(root, folder);
     if (realPath(absolute) !== absolute || !safeStat(absolute)?.isDirectory() || rule.refusal(folder)) continue;
-    const part: WalkedPart = { files: [], outsideLinks: [] };
+    const part = newPart();
     const pending = new PendingFiles();
-    walkDirectory(root, folder, rule, part.files, part.outsideLinks, pending, undefined);
-    pending.statInto(part.files);
+    walkDirectory(root, folder, rule, part, pending, undefined);
+    pending.statInto(part);
     walked.set(folder, part);
   }
   return walked;
@@ -147,11 +164,12 @@ class PendingFiles {
   }
 
   // Lists each file whose `stat` succeeded.
-  statInto(files: WalkedFile[]): void {
+  statInto({ files, trace }: WalkedPart): void {
     const stats = statFiles(this.#absolute);
     for (let index = 0; index < stats.length; index++) {
       const stat = stats[index];
       if (stat) files.push({ path: this.#relative[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+      else trace.complete = false;
     }
   }
 }
@@ -162,7 +180,7 @@ interface Shared {
   readonly met: string[];
 }
 
-function walkDirectory(root: string, relative: string, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], pending: PendingFiles, shared: Shared | undefined): void {
+function walkDirectory(root: string, relative: string, rule: ReadRule, found: WalkedPart, pending: PendingFiles, shared: Shared | undefined): void {
   const absolute = relative ? path.join(root, relative) : root;
   // Joined by hand: path.join's normalising is the walk's largest cost after the system calls.
   const prefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
@@ -170,37 +188,49 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, files: Wa
   try {
     entries = fs.readdirSync(absolute, { withFileTypes: true });
   } catch {
+    found.trace.complete = false;
     return;
   }
+  found.trace.folders.push(relative);
   // In any case: on a file system that ignores case (macOS, Windows), git reads `.Gitignore` too.
   rule.noteFolder(relative, entries.some((entry) => entry.name.length === 10 && entry.name.toLowerCase() === ".gitignore"));
-  for (const entry of entries) visitEntry(root, relative, prefix, entry, rule, files, outsideLinks, pending, shared);
+  for (const entry of entries) visitEntry(root, relative, prefix, entry, rule, found, pending, shared);
 }
 
 // One entry of the folder `parent` (whose absolute path ends in `prefix`): a folder is walked, a file
 // listed (once its `stat` is in), a symlink followed to a file inside the root. The rule gets the same
 // `parent` for every entry.
-function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dirent, rule: ReadRule, files: WalkedFile[], outsideLinks: string[], pending: PendingFiles, shared: Shared | undefined): void {
+function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dirent, rule: ReadRule, found: WalkedPart, pending: PendingFiles, shared: Shared | undefined): void {
   const relative = parent ? `${parent}/${entry.name}` : entry.name;
   const absolute = prefix + entry.name;
   if (entry.isDirectory()) {
     if (rule.entryRefusal(relative, true, parent)) return;
     if (shared?.folders.has(relative)) shared.met.push(relative);
-    else walkDirectory(root, relative, rule, files, outsideLinks, pending, shared);
+    else walkDirectory(root, relative, rule, found, pending, shared);
     return;
   }
   if (rule.entryRefusal(relative, false, parent)) return;
   if (entry.isSymbolicLink()) {
-    const target = realPath(absolute);
-    if (target === undefined || !isInside(root, target)) {
-      outsideLinks.push(relative);
-      return;
-    }
-    const stat = safeStat(target);
-    if (stat?.isFile()) files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+    found.trace.links.push(relative);
+    followLink(root, relative, absolute, found);
     return;
   }
   if (entry.isFile()) pending.add(relative, absolute);
+}
+
+/**
+ * A symlink the rule lets through, at `relative` (`absolute` on disk): listed when it leads to a
+ * file inside the root, named in `outsideLinks` when it leads outside (or nowhere); a symlinked
+ * folder is not followed.
+ */
+export function followLink(root: string, relative: string, absolute: string, found: Pick<WalkedPart, "files" | "outsideLinks">): void {
+  const target = realPath(absolute);
+  if (target === undefined || !isInside(root, target)) {
+    found.outsideLinks.push(relative);
+    return;
+  }
+  const stat = safeStat(target);
+  if (stat?.isFile()) found.files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
 }
 
 function realPath(absolute: string): string | undefined {

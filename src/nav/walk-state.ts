@@ -1,8 +1,9 @@
 import type { ReadRule } from "../access/read-rule.ts";
 import type { IndexCache } from "./index-cache.ts";
 import { startWalkHelper, type WalkHelper } from "./parallel-walk.ts";
-import { foldersOf, helperShare, walkRepository } from "./repo-walk.ts";
+import { foldersOf, helperShare, walkRepository, type RepositoryWalk } from "./repo-walk.ts";
 import { WalkedFiles } from "./walked-files.ts";
+import { LISTING_SETTLED_MS, listingOf, replayListing, type WalkListing } from "./walk-listing.ts";
 import { splitWalk } from "./walk-split.ts";
 
 /**
@@ -28,17 +29,27 @@ export interface WalkState {
  * Walks the repository (see {@link walkRepository}). When the disk cache, already read,
  * knows `parallelFrom` files or more, a worker thread walks about a third of them.
  */
-function walkState(root: string, rule: ReadRule, cache: IndexCache | undefined, parallelFrom = PARALLEL_WALK_FROM_FILES): WalkState {
+function sharedWalk(root: string, rule: ReadRule, cache: IndexCache | undefined, parallelFrom = PARALLEL_WALK_FROM_FILES): RepositoryWalk {
   const share = cache && cache.records.size + cache.filters.size >= parallelFrom ? splitWalk([cache.records.keys(), cache.filters.keys()]) : [];
-  return stateOf(walkRepository(root, rule, share));
+  return walkRepository(root, rule, share);
+}
+
+/** Where a walk's listing is kept between processes (see walk-listing.ts). */
+export interface ListingStore {
+  /** The listing kept, if any (read once). */
+  read(): WalkListing | undefined;
+  /** Keeps `listing` (in the background). */
+  write(listing: WalkListing): void;
 }
 
 /**
- * The first walk of an index, with a second thread that may start ahead of it: when the
- * last walk written with the disk cache left a hint (see walk-hint.ts), the thread starts
- * walking the hint's folders before the cache is read (50-60 ms for 50,000 files), where
- * it would otherwise start once the cache had told how to share the walk. When the walk comes
- * before the cache is read, the index starts the thread on the hint right before it.
+ * The first walk of an index. A listing kept by an earlier walk (see walk-listing.ts) is used when
+ * nothing it depends on changed. Else the repository is walked, with a second thread that may
+ * start ahead of it: when the last walk written with the disk cache left a hint (see
+ * walk-hint.ts), the thread starts walking the hint's folders before the cache is read (50-60 ms
+ * for 50,000 files), where it would otherwise start once the cache had told how to share the
+ * walk. When the walk comes before the cache is read, the index starts the thread on the hint
+ * right before it. A walk that can be trusted later is kept as the new listing.
  */
 export class FirstWalk {
   readonly #root: string;
@@ -46,46 +57,72 @@ export class FirstWalk {
   readonly #parallelFrom: number;
   readonly #startHelper: typeof startWalkHelper;
   readonly #freshMs: number;
-  #ahead: { readonly folders: readonly string[]; readonly helper: WalkHelper; readonly at: number } | undefined;
+  readonly #listing: ListingStore | undefined;
+  readonly #settledMs: number;
+  #ahead: Ahead | undefined;
   #tried = false;
 
   /**
    * @param options.parallelFrom - from how many cached files a walk without a thread ahead shares the walk (default {@link PARALLEL_WALK_FROM_FILES})
    * @param options.startHelper - starts the thread ahead (tests watch it)
    * @param options.freshMs - how long a thread started ahead stays usable (default 500 ms)
+   * @param options.listing - where the walk's listing is kept (none: every first walk lists every folder)
+   * @param options.settledMs - how long before a walk its folders must have last changed for it to be kept (default {@link LISTING_SETTLED_MS})
    */
-  constructor(root: string, rule: ReadRule, options: { readonly parallelFrom?: number; readonly startHelper?: typeof startWalkHelper; readonly freshMs?: number } = {}) {
+  constructor(
+    root: string,
+    rule: ReadRule,
+    options: { readonly parallelFrom?: number; readonly startHelper?: typeof startWalkHelper; readonly freshMs?: number; readonly listing?: ListingStore; readonly settledMs?: number } = {},
+  ) {
     this.#root = root;
     this.#rule = rule;
     this.#parallelFrom = options.parallelFrom ?? PARALLEL_WALK_FROM_FILES;
     this.#startHelper = options.startHelper ?? startWalkHelper;
     this.#freshMs = options.freshMs ?? AHEAD_FRESH_MS;
+    this.#listing = options.listing;
+    this.#settledMs = options.settledMs ?? LISTING_SETTLED_MS;
   }
 
-  /** Starts a thread on the hint's folders (`hint` is asked once; nothing starts after {@link walk}). */
+  /** Starts a thread on the hint's folders (`hint` is asked once; nothing starts after {@link walk}, nor when a listing is kept). */
   startAhead(hint: () => readonly string[] | undefined): void {
     if (this.#tried) return;
     this.#tried = true;
+    // A kept listing usually holds: the walk then lists no folder. (When it does not, the walk shares the work as the cache says.)
+    if (this.#listing?.read()) return;
     // The folders as the walk will hand them out, so the thread walks no folder twice.
     const folders = helperShare(hint() ?? []);
     if (folders.length > 0) this.#ahead = { folders, helper: this.#startHelper(this.#root, this.#rule.secretFiles, folders), at: Date.now() };
   }
 
-  /** Walks, with the thread started ahead when it is fresh, else as {@link walkState} does. */
+  /** The kept listing when it holds; else a walk, with the thread started ahead when it is fresh, or sharing the work as the cache says. */
   walk(cache: IndexCache | undefined): WalkState {
     this.#tried = true;
     const ahead = this.#ahead;
     this.#ahead = undefined;
+    const listing = this.#listing?.read();
+    const kept = listing && replayListing(this.#root, listing, this.#rule.secretFiles);
+    if (kept) {
+      ahead?.helper.cancel();
+      return stateOf(kept);
+    }
+    const startedAt = Date.now();
+    const walked = this.#walkNow(ahead, cache);
+    const next = this.#listing && listingOf(this.#root, walked, this.#rule.secretFiles, startedAt, this.#settledMs);
+    if (next) this.#listing!.write(next);
+    return stateOf(walked);
+  }
+
+  #walkNow(ahead: Ahead | undefined, cache: IndexCache | undefined): RepositoryWalk {
     if (ahead && Date.now() - ahead.at <= this.#freshMs) {
       try {
-        return stateOf(walkRepository(this.#root, this.#rule, ahead.folders, () => ahead.helper));
+        return walkRepository(this.#root, this.#rule, ahead.folders, () => ahead.helper);
       } finally {
         // Collected by the walk, which stops it; stopped here too in any case.
         ahead.helper.cancel();
       }
     }
     ahead?.helper.cancel();
-    return walkState(this.#root, this.#rule, cache, this.#parallelFrom);
+    return sharedWalk(this.#root, this.#rule, cache, this.#parallelFrom);
   }
 
   /** Stops a thread started ahead of a walk that did not come. */
@@ -96,7 +133,14 @@ export class FirstWalk {
   }
 }
 
-function stateOf(walked: ReturnType<typeof walkRepository>): WalkState {
+// A thread started ahead of the walk, on these folders, at this time.
+interface Ahead {
+  readonly folders: readonly string[];
+  readonly helper: WalkHelper;
+  readonly at: number;
+}
+
+function stateOf(walked: RepositoryWalk): WalkState {
   let directories: Set<string> | undefined;
   // Folders only for the tools that ask whether a path is one (not a search): found from the list as first made (a file's new version keeps its path).
   return {
