@@ -5,7 +5,7 @@
 // change only with its mtime and ctime.
 import fs from "node:fs";
 import path from "node:path";
-import { statFiles } from "./file-stats.ts";
+import { statFiles, type FileStat } from "./file-stats.ts";
 import { comparePaths, followLink, type RepositoryWalk, type WalkedFile } from "./repo-walk.ts";
 import { pathUnder } from "./text-scan.ts";
 
@@ -47,7 +47,7 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
   const { trace } = walk;
   if (!trace.complete) return undefined;
   const paths = watchedPaths(trace.folders);
-  const stats = statFiles(paths.map((relative) => pathUnder(root, relative)));
+  const stats = watchedStats(root, trace.folders, paths);
   const watched: number[] = [];
   for (let index = 0; index < paths.length; index++) {
     const stat = stats[index];
@@ -74,10 +74,10 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
 export function replayListing(root: string, listing: WalkListing, secretFiles: readonly string[]): RepositoryWalk | undefined {
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedCount = listing.watched.length / WATCH_STRIDE;
-  const paths = [...watchedPaths(listing.folders), ...listing.files];
-  const stats = statFiles(paths.map((relative) => pathUnder(root, relative)));
+  const watchedStatsNow = watchedStats(root, listing.folders, watchedPaths(listing.folders));
+  const fileStats = statFiles(listing.files.map((relative) => pathUnder(root, relative)));
   for (let index = 0; index < watchedCount; index++) {
-    const stat = stats[index];
+    const stat = watchedStatsNow[index];
     const at = index * WATCH_STRIDE;
     if (!stat) {
       if (listing.watched[at] !== -1) return undefined;
@@ -88,7 +88,7 @@ export function replayListing(root: string, listing: WalkListing, secretFiles: r
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
   for (let index = 0; index < listing.files.length; index++) {
-    const stat = stats[watchedCount + index];
+    const stat = fileStats[index];
     if (stat) files.push({ path: listing.files[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
   }
   for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks });
@@ -100,6 +100,23 @@ export function replayListing(root: string, listing: WalkListing, secretFiles: r
 // The paths whose `stat`s a listing keeps: its folders, each folder's `.gitignore`, and the root's exclusions.
 function watchedPaths(folders: readonly string[]): string[] {
   return [...folders, ...folders.map((folder) => (folder ? `${folder}/${GITIGNORE}` : GITIGNORE)), EXCLUDE];
+}
+
+// The `stat`s of the watched paths (the first `folders.length` are the folders). A folder is asked with `lstat`
+// and counts only as a directory, as the walk enters only directories (never a symlink to one); the ignore
+// files are read through symlinks, and so `stat`ed.
+function watchedStats(root: string, folders: readonly string[], paths: readonly string[]): (FileStat | undefined)[] {
+  const stats: (FileStat | undefined)[] = folders.map((folder) => folderStat(pathUnder(root, folder)));
+  return stats.concat(statFiles(paths.slice(folders.length).map((relative) => pathUnder(root, relative))));
+}
+
+function folderStat(absolute: string): FileStat | undefined {
+  try {
+    const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
+    return stat?.isDirectory() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The listing file that goes with a cache file. */
@@ -117,6 +134,9 @@ export function readListing(file: string): WalkListing | undefined {
     if (!Array.isArray(watched) || watched.length !== (folders.length * 2 + 1) * WATCH_STRIDE || !watched.every((value) => typeof value === "number")) return undefined;
     // Paths inside the root only: no absolute path, no `..` (a listing is only ever a walk's).
     if (!folders.every(isRelativePath) || ![...files, ...links].every((relative) => relative !== "" && isRelativePath(relative))) return undefined;
+    // As a walk makes it: from the root down, each folder, file and symlink in a folder listed.
+    const listed = new Set(folders);
+    if (!listed.has("") || ![...folders.filter((folder) => folder !== ""), ...files, ...links].every((relative) => listed.has(parentOf(relative)))) return undefined;
     return { secretFiles, folders, watched: watched as number[], files, links };
   } catch {
     return undefined;
@@ -137,6 +157,11 @@ export async function writeListing(file: string, listing: WalkListing): Promise<
 
 function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+function parentOf(relative: string): string {
+  const slash = relative.lastIndexOf("/");
+  return slash === -1 ? "" : relative.slice(0, slash);
 }
 
 function isRelativePath(relative: string): boolean {

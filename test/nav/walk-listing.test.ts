@@ -89,6 +89,7 @@ describe("a kept listing", () => {
     { name: "a .gitignore was added", change: () => write("docs/.gitignore", "f1.py\n"), listsFolders: true },
     { name: ".git/info/exclude was written", change: () => write(".git/info/exclude", "docs/\n"), listsFolders: true },
     { name: "a symlink was pointed elsewhere", change: async () => (await fsp.rm(path.join(root, "src/doc-link.py")), fsp.symlink(path.join(base, "outside", "o.py"), path.join(root, "src/doc-link.py"))), listsFolders: true },
+    { name: "a folder was replaced by a symlink to it", change: async () => (await fsp.rename(path.join(root, "docs"), path.join(base, "docs-moved")), fsp.symlink(path.join(base, "docs-moved"), path.join(root, "docs"))), listsFolders: true },
     { name: "a symlink's target outside appeared inside", change: async () => (await fsp.rm(path.join(base, "outside"), { recursive: true }), fsp.symlink(path.join(root, "docs"), path.join(base, "outside"))), listsFolders: false },
   ];
 
@@ -128,6 +129,25 @@ describe("a kept listing", () => {
     expect(store.writes).toBe(1);
   });
 
+  test("never stands for a folder that is a symlink, even one forged with its target's times", async () => {
+    await fsp.symlink(path.join(base, "outside"), path.join(root, "linked"));
+    const store = await keptListing();
+    const listing = store.kept!;
+    const target = fs.statSync(path.join(base, "outside"));
+    // `watched` holds the folders' stats, then their .gitignore files' (-1: none), then .git/info/exclude's.
+    const folderCells = listing.folders.length * 3;
+    const { watched } = listing;
+    // "linked" joins the folders, with the stats of the folder it leads to, and its file joins the files.
+    const forged: WalkListing = {
+      ...listing,
+      folders: [...listing.folders, "linked"],
+      watched: [...watched.slice(0, folderCells), target.size, target.mtimeMs, target.ctimeMs, ...watched.slice(folderCells, 2 * folderCells), -1, 0, 0, ...watched.slice(2 * folderCells)],
+      files: [...listing.files, "linked/o.py"],
+    };
+    expect(replayListing(root, forged, listing.secretFiles)).toBeUndefined();
+    expect(replayListing(root, listing, listing.secretFiles)).toBeDefined();
+  });
+
   test("is not kept when a folder could not be listed", async () => {
     await sleep(SETTLED_MS * 3);
     const walk = onDisk();
@@ -158,6 +178,9 @@ describe("a listing file", () => {
       { ...listing, version: 1, files: [...listing.files, "../escape.py"] },
       { ...listing, version: 1, links: ["/etc/passwd"] },
       { ...listing, version: 1, watched: listing.watched.slice(1) },
+      // Not as a walk makes it: a file in a folder the walk did not list, a folder whose parent it did not.
+      { ...listing, version: 1, files: [...listing.files, "unlisted/a.py"] },
+      { ...listing, version: 1, folders: [...listing.folders, "x/y"], watched: [...listing.watched, 0, 0, 0, 0, 0, 0] },
     ];
     for (const value of broken) {
       await fsp.writeFile(file, JSON.stringify(value));
