@@ -56,7 +56,7 @@ export class RepositoryIndex {
     this.#rule = options.readRule ?? new ReadRule(root);
     const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
-    this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom, listing: this.#store });
+    this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom, ...(this.#store.enabled ? { listing: this.#store } : {}) });
     this.#analyses = new FileAnalyses(root, options.maxFileBytes, this.#store, () => this.#loadCache(), () => void (this.#dirty = true));
   }
 
