@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { startOpenAIServer, type HandlerResult, type OpenAITestServer } from "../support/openai-server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { BIN, js, makeRepo, runCli } from "./run-cli.ts";
 
 // An explicit repository, so that ask does not default to the working directory.
@@ -27,7 +28,7 @@ function runInTerminal(args: readonly string[], timeoutMs = 20_000): Promise<Ter
   const command = `stty cols 200 rows 40; exec ${[process.execPath, BIN, ...args].map(quote).join(" ")}`;
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "rlmkit-pty-cache-")), TERM: "xterm" },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), XDG_CACHE_HOME: tempDir("rlmkit-pty-cache-"), TERM: "xterm" },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let screen = "";
@@ -154,9 +155,11 @@ describe("rlmkit ask for other programs and for logs", () => {
       requested();
       return new Promise<HandlerResult>(() => {});
     });
-    const trace = join(mkdtempSync(join(tmpdir(), "rlmkit-sigint-")), "run.jsonl");
+    const dir = tempDir("rlmkit-sigint-");
+    const trace = join(dir, "run.jsonl");
+    // A private cache folder, so that the index of the working directory is not written to the user's cache.
     const child = spawn(process.execPath, [BIN, "ask", "q", "--model", "m", "--base-url", server.url, "--trace", trace], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir() },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), XDG_CACHE_HOME: join(dir, "cache") },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "../support/temp-dir.ts";
 
 /** The command line's entry point, as `npx rlmkit` runs it. */
 export const BIN = fileURLToPath(new URL("../../bin/rlmkit.js", import.meta.url));
@@ -36,14 +37,15 @@ export function runCli(args: readonly string[], { cwd, env = {}, input }: { cwd?
 }
 
 let cache: string | undefined;
+/** The child's cache folder (XDG_CACHE_HOME): one per test file, removed when the file's tests have finished. */
 function cacheHome(): string {
-  cache ??= mkdtempSync(join(tmpdir(), "rlmkit-cli-cache-"));
+  cache ??= tempDir("rlmkit-cli-cache-");
   return cache;
 }
 
-/** Creates a small repository in a temporary folder from a map of relative paths to contents. */
+/** Creates a small repository in a temporary folder (removed when the test file's tests have finished) from a map of relative paths to contents. */
 export function makeRepo(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "rlmkit-cli-repo-"));
+  const root = tempDir("rlmkit-cli-repo-");
   for (const [path, contents] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), contents);

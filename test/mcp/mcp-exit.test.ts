@@ -1,16 +1,15 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BIN, js, makeRepo, SAMPLE_FILES } from "../cli/run-cli.ts";
 import { exitWithin } from "../support/child-exit.ts";
 import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /** A JSON-RPC client over a real `rlmkit mcp` child process's stdin and stdout. */
 function startMcp(repo: string, baseUrl: string) {
   const child = spawn(process.execPath, [BIN, "mcp", "--repo", repo, "--model", "exit-model", "--base-url", baseUrl], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "rlmkit-mcp-exit-cache-")) },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), XDG_CACHE_HOME: tempDir("rlmkit-mcp-exit-cache-") },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";

@@ -1,11 +1,10 @@
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BIN, js, makeRepo, SAMPLE_FILES } from "../cli/run-cli.ts";
 import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 type ToolResult = { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
 
@@ -25,7 +24,7 @@ describe("rlmkit mcp, driven by an MCP client from the official SDK", () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, "mcp", "--repo", repo, "--model", "mcp-model", "--base-url", server.url],
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "rlmkit-mcp-cache-")) },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir(), XDG_CACHE_HOME: tempDir("rlmkit-mcp-cache-") },
       stderr: "pipe",
     });
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

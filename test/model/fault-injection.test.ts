@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { OpenAICompatibleModel, runSession, type SessionEvent } from "../../src/index.ts";
 import { startOpenAIServer, type HandlerResult } from "../support/openai-server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const FINAL_REPLY = '```js\nFINAL("ok")\n```';
 /** A reply that never comes: the client's time limit must end the attempt. */
@@ -60,7 +60,7 @@ describe("model client faults, through a session", () => {
       // Waits are recorded, not slept, so the table runs fast; jitter is fixed.
       _internal: { sleep: async (milliseconds) => void delays.push(milliseconds), random: () => 0.5 },
     });
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-faults-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-faults-"), "trace.jsonl");
     const result = await runSession({ question: "q", model, tracePath, subcalls: false });
 
     expect(result.status).toBe(row.status);

@@ -1,5 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { OpenAICompatibleModel, runSession, ScriptedModel } from "../../src/index.ts";
@@ -7,10 +5,11 @@ import { startOpenAIServer } from "../support/openai-server.ts";
 import { ReplayModel } from "../../src/replay/index.ts";
 import { readTrace } from "../../src/view/read-trace.ts";
 import { js } from "../support/scripted-replies.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 describe("ReplayModel", () => {
   test("a concurrent llm_query_batched replays each prompt's own reply, whatever order the calls finish in", async () => {
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-replay-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-replay-"), "trace.jsonl");
     const question = "Shout every word.";
     const script = js('const words = ["alpha", "beta", "gamma", "delta"]\nconst loud = await llm_query_batched(words.map((w) => "shout " + w))\nFINAL(loud)');
     // Later prompts answer sooner, so the recorded replies come in reverse order.
@@ -37,7 +36,7 @@ describe("ReplayModel", () => {
 
   test("reasoning sent in the server's own field replays as reasoning: the same nudges, the same answer", async () => {
     await using server = await startOpenAIServer([{ text: "", reasoning: js("FINAL(1)") }, { text: `<think>${js("FINAL(2)")}</think>` }, js("FINAL(3)")]);
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-replay-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-replay-"), "trace.jsonl");
     const recorded = await runSession({ question: "q", model: new OpenAICompatibleModel({ baseURL: server.url, model: "m", maxRetries: 0 }), tracePath });
     const { events } = readTrace(tracePath);
     const replayEvents: { type: string; text?: string }[] = [];

@@ -1,9 +1,10 @@
-import { readFileSync, mkdtempSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { defineTool, runSession, ScriptedModel, type ModelRequest } from "../../src/index.ts";
 import { js, feedbackOf } from "../support/scripted-replies.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const infoTool = defineTool({
   name: "test_info",
@@ -32,7 +33,7 @@ describe("a hostile block cannot end the session with a host error", () => {
   });
 
   test("a FINAL value nested thousands of levels deep is refused in the block, and the trace stays writable", async () => {
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-security-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-security-"), "trace.jsonl");
     const model = new ScriptedModel([js("let v = []; for (let i = 0; i < 5000; i++) v = [v]; FINAL(v)"), js('FINAL("shallow")')]);
     const result = await runSession({ question: "q", model, tracePath });
     expect(result).toMatchObject({ status: "final", answer: "shallow" });

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { defineTool, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
 import { js, feedbackOf } from "../support/scripted-replies.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const lookupTool = defineTool({
   name: "test_lookup",
@@ -54,7 +54,7 @@ describe("error positions after an intercepted call on the same line", () => {
 
 describe("what leaves the guest is capped", () => {
   test("three blocks throwing a 10 MB message leave a small trace and a bounded feedback", async () => {
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-caps-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-caps-"), "trace.jsonl");
     const thrower = js('throw new Error("m".repeat(10_000_000))');
     const model = new ScriptedModel([thrower, thrower, thrower, js('FINAL("done")')]);
     const result = await runSession({ question: "q", model, tracePath });
@@ -65,7 +65,7 @@ describe("what leaves the guest is capped", () => {
   });
 
   test("a large FINAL answer is returned whole, but events and the trace carry a cut copy", async () => {
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-caps-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-caps-"), "trace.jsonl");
     const events: SessionEvent[] = [];
     const model = new ScriptedModel([js('FINAL("a".repeat(5_000_000))')]);
     const result = await runSession({ question: "q", model, tracePath, onEvent: (event) => events.push(event) });

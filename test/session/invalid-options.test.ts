@@ -1,8 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { defineTool, InvalidOptionsError, RepositoryNotFoundError, runSession, ScriptedModel, type SessionEvent, type SessionOptions } from "../../src/index.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const tool = defineTool({ name: "lookup", description: "Finds a user.", parameters: { type: "object", properties: {} }, handler: () => null });
 const FULL_TEMPLATE = "Input: {{context_description}}\n{{tools_section}}\n{{extra_sections}}\n{{example}} (output up to {{max_output_chars}})";
@@ -41,7 +40,7 @@ describe("invalid options reject before anything starts, with InvalidOptionsErro
   });
 
   test("a repository that does not exist rejects with RepositoryNotFoundError", async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), "rlmkit-options-")), "no-such-repo");
+    const missing = join(tempDir("rlmkit-options-"), "no-such-repo");
     const error = await runSession({ question: "q", model: new ScriptedModel([]), repo: missing }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RepositoryNotFoundError);
     expect(error).toMatchObject({ name: "RepositoryNotFoundError", repo: missing, message: `'${missing}' is not a readable directory; give the path of a repository folder` });

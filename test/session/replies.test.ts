@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { OpenAICompatibleModel, runSession, type SessionEvent, type SessionStatus } from "../../src/index.ts";
 import { renderTraceHtml } from "../../src/view/index.ts";
 import { startOpenAIServer, type HandlerResult, type RecordedHttpRequest } from "../support/openai-server.ts";
 import { js } from "../support/scripted-replies.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const python = (code: string) => "```python\n" + code + "\n```";
 const draft = js('FINAL("a guess from the reasoning")');
@@ -177,7 +177,7 @@ describe("replies against a loopback OpenAI-compatible server", () => {
 
   test("keepReasoning sends the reasoning back in <think> tags; the trace and the view keep it either way", async () => {
     await using server = await startOpenAIServer([{ text: js("print(1)"), reasoning: "first I print" }, js("FINAL(1)")]);
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-replies-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-replies-"), "trace.jsonl");
     const model = new OpenAICompatibleModel({ baseURL: server.url, model: "m", maxRetries: 0 });
     await runSession({ question: "q", model, keepReasoning: true, tracePath });
     expect(told(server.requests, 1).assistant[0]).toBe(`<think>\nfirst I print\n</think>\n\n${js("print(1)")}`);

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { defineTool, OpenAICompatibleModel, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
 import { startOpenAIServer } from "../support/openai-server.ts";
 import { js, feedbackOf } from "../support/scripted-replies.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /** A tool that records its calls, for asserting what ran in the host. */
 function recordingTool(name = "test_info", result: unknown = { files: 3, name: "demo" }) {
@@ -204,7 +204,7 @@ describe("runSession with ScriptedModel", () => {
 
   test("events go to onEvent and to a JSONL trace as they happen", async () => {
     const { tool } = recordingTool();
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-trace-")), "nested", "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-trace-"), "nested", "trace.jsonl");
     const events: SessionEvent[] = [];
     const model = new ScriptedModel([js("const info = test_info()\nprint(info.files)"), js("FINAL(info.name)")]);
     const result = await runSession({ question: "q", model, tools: [tool], tracePath, onEvent: (event) => events.push(event) });

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { defineTool, runSession, ScriptedModel, type ModelRequest, type SessionEvent } from "../../src/index.ts";
 import { js } from "../support/scripted-replies.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const promptOf = (request: ModelRequest) => request.messages[request.messages.length - 1].content;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,7 +116,7 @@ describe("llm_query", () => {
   });
 
   test("with subcallCacheDir a repeated call is answered from disk without a model call", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "rlmkit-cache-"));
+    const dir = tempDir("rlmkit-cache-");
     const first = await runSession({ question: "q", model: new ScriptedModel([js(`FINAL(await llm_query("same prompt"))`)]), subModel: subModel(1, () => "fresh reply"), subcallCacheDir: dir });
     expect(first.answer).toBe("fresh reply");
     const events: SessionEvent[] = [];
@@ -311,7 +311,7 @@ describe("system prompt", () => {
 
 describe("trace of a two-level run", () => {
   test("shows the tree with per-call usage, and the totals equal the sum of the parts", async () => {
-    const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-trace-")), "trace.jsonl");
+    const tracePath = join(tempDir("rlmkit-trace-"), "trace.jsonl");
     const root = new ScriptedModel(
       [js(`const parts = await llm_query_batched(["one", "two"]);\nconst deep = await rlm_query("Count", "a b c");\nprint(parts, deep)`), js(`FINAL(parts.join() + deep)`)],
       { modelId: "root", usage: { promptTokens: 1000, completionTokens: 100 } },

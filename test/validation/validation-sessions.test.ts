@@ -12,7 +12,7 @@ const validations = (events: readonly SessionEvent[]): Validation[] => events.fi
 async function run(replies: ConstructorParameters<typeof ScriptedModel>[0], options: Partial<Parameters<typeof runSession>[0]> = {}) {
   const model = new ScriptedModel(replies);
   const events: SessionEvent[] = [];
-  const result = await runSession({ question: "How are retries decided?", model, repo, validation: {}, sandbox: { backend: "isolate" }, onEvent: (event) => events.push(event), ...options });
+  const result = await runSession({ question: "How are retries decided?", model, repo, validation: {}, sandbox: { backend: "isolate" }, navOptions: { cacheDir: false }, onEvent: (event) => events.push(event), ...options });
   return { model, events, result };
 }
 

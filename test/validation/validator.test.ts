@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, test } from "vitest";
 import { createValidator, defineTool, InvalidOptionsError, ScriptedModel, type Validator, type ValidationInput } from "../../src/index.ts";
 import { CORPUS_DIR } from "../support/validation-corpus.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const nothingRan = { toolCalls: [], blocksRun: 0, outputSeen: [] } as const;
 const promise = (extra: Partial<ValidationInput> = {}): ValidationInput => ({ phase: "post_inference", scope: "main", reply: "I'll check the retry policy next.", turn: nothingRan, ...extra });
@@ -24,7 +24,7 @@ function validator(options: Parameters<typeof createValidator>[0] = {}): Validat
 afterEach(async () => {
   await Promise.all(open.splice(0).map((item) => item.close()));
 });
-const scratch = (): string => mkdtempSync(join(tmpdir(), "rlmkit-validation-"));
+const scratch = (): string => tempDir("rlmkit-validation-");
 
 describe("phases", () => {
   test.each([

@@ -1,16 +1,16 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineTool, runSession, ScriptedModel, type SessionEvent } from "../../src/index.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /**
  * Records a real session (real sandbox, a host tool, an llm_query sub-call, a
  * child rlm_query session) whose replies exercise every part of the view: an
  * intercepted call, a rejected block, a runtime error, output, and hostile
- * markup written by the "model".
+ * markup written by the "model". The trace is written to a temporary folder,
+ * removed when the test file's tests have finished.
  */
 export async function recordSampleTrace(): Promise<{ events: SessionEvent[]; tracePath: string }> {
-  const tracePath = join(mkdtempSync(join(tmpdir(), "rlmkit-view-")), "sample.jsonl");
+  const tracePath = join(tempDir("rlmkit-view-"), "sample.jsonl");
   const lookup = defineTool({
     name: "lookup_owner",
     description: "Finds the owner of a module.",
