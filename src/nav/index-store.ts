@@ -83,13 +83,18 @@ export class IndexStore implements ListingStore {
     return this.#listing ?? undefined;
   }
 
-  /** Keeps a walk's listing for the next process: written once this thread is free (a search answers first), and waited for by {@link close}. */
-  write(listing: WalkListing): void {
+  /** Keeps a walk's listing for the next process: made and written once this thread is free (a search answers first), and waited for by {@link close}. */
+  write(make: () => WalkListing | undefined): void {
     const file = this.#file;
     if (file === undefined) return;
     const previous = this.#listingWrite ?? Promise.resolve();
-    // Only ever a shortcut: a listing that cannot be written leaves the next process to walk.
-    this.#listingWrite = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => writeListing(listingFileOf(file), listing)).catch(() => undefined);
+    const keep = async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const listing = make();
+      if (listing) await writeListing(listingFileOf(file), listing);
+    };
+    // Only ever a shortcut: a listing that cannot be made or written leaves the next process to walk.
+    this.#listingWrite = previous.then(keep).catch(() => undefined);
   }
 
   /** A new spill file beside the cache, or `undefined` (no cache directory, or none can be made: symbols then stay in memory). */

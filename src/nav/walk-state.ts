@@ -38,8 +38,8 @@ function sharedWalk(root: string, rule: ReadRule, cache: IndexCache | undefined,
 export interface ListingStore {
   /** The listing kept, if any (read once). */
   read(): WalkListing | undefined;
-  /** Keeps `listing` (in the background). */
-  write(listing: WalkListing): void;
+  /** Keeps the listing `make` answers, if any: called in the background, once the caller's work is done. */
+  write(make: () => WalkListing | undefined): void;
 }
 
 /**
@@ -107,8 +107,8 @@ export class FirstWalk {
     }
     const startedAt = Date.now();
     const walked = this.#walkNow(ahead, cache);
-    const next = this.#listing && listingOf(this.#root, walked, this.#rule.secretFiles, startedAt, this.#settledMs);
-    if (next) this.#listing!.write(next);
+    // Checked later: the folders' `stat`s and the write are no part of the answer the walk is for.
+    this.#listing?.write(() => listingOf(this.#root, walked, this.#rule.secretFiles, startedAt, this.#settledMs));
     return stateOf(walked);
   }
 

@@ -52,7 +52,9 @@ class MemoryListings implements ListingStore {
   read(): WalkListing | undefined {
     return this.kept;
   }
-  write(listing: WalkListing): void {
+  write(make: () => WalkListing | undefined): void {
+    const listing = make();
+    if (!listing) return;
     this.kept = listing;
     this.writes++;
   }
