@@ -43,6 +43,33 @@ const NON_DIGIT_NO_NEWLINE = "\\x00-\\t\\x0b-\\/:-\\uffff";
  * // { source: "^[^\\S\\n]*class[^\\S\\n]+\\w+Error\\b", flags: "gm" }
  */
 export function lineRegex(pattern: string, caseSensitive: boolean): LineRegex | { readonly error: string } {
+  // A search asks several times (to check it, to place it, to find its literal): each pattern is read once.
+  const key = `${caseSensitive ? "s" : "i"}${pattern}`;
+  let known = recent.get(key);
+  if (!known) {
+    known = readLineRegex(pattern, caseSensitive);
+    if (recent.size >= RECENT_PATTERNS) recent.delete(recent.keys().next().value!);
+    recent.set(key, known);
+  }
+  return known;
+}
+
+/**
+ * The text every line a search matches holds: a literal query itself, or a pattern's required
+ * literal (see {@link LineRegex.literal}); `undefined` for a pattern without one or that is not
+ * valid, and with `backtracking`, for one that runs on the linear-time engine (see {@link LineRegex.nestedRepetition}).
+ */
+export function searchLiteral(request: { readonly regex: boolean; readonly query: string; readonly caseSensitive: boolean }, backtracking = false): string | undefined {
+  if (!request.regex) return request.query;
+  const pattern = lineRegex(request.query, request.caseSensitive);
+  return "error" in pattern || (backtracking && pattern.nestedRepetition) ? undefined : pattern.literal;
+}
+
+// The patterns read last, with what they read as (the objects are never changed).
+const RECENT_PATTERNS = 32;
+const recent = new Map<string, LineRegex | { readonly error: string }>();
+
+function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { readonly error: string } {
   let out = "";
   let folded = "";
   let index = 0;

@@ -4,7 +4,7 @@
 // is the same, line for line.
 import os from "node:os";
 import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
-import { lineRegex } from "./line-regex.ts";
+import { searchLiteral } from "./line-regex.ts";
 import { bytesMatchText } from "./literal-finder.ts";
 import type { FilterSink } from "./file-filters.ts";
 import { NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
@@ -93,18 +93,12 @@ export async function searchNatively(
  */
 export function scansNatively(files: readonly SearchFile[], request: Pick<TextSearchRequest, "regex" | "query" | "caseSensitive" | "maxFileBytes">, mayHold?: (file: SearchFile) => boolean, learn?: FilterSink): boolean {
   if (!nativeAddon()) return false;
-  const literal = request.regex ? patternLiteral(request.query, request.caseSensitive) : request.query;
+  const literal = searchLiteral(request, true);
   if (literal === undefined || !exactInBytes(literal, request.caseSensitive)) return false;
   if (!learn) return true;
   // `wants` first: a file of the cache's list answers it without a lookup, and `mayHold` costs more.
   for (const file of files) if (file.size <= request.maxFileBytes && learn.wants(file) && (!mayHold || mayHold(file))) return false;
   return true;
-}
-
-// The literal every match of a pattern holds, when it runs on the backtracking engine.
-function patternLiteral(query: string, caseSensitive: boolean): string | undefined {
-  const pattern = lineRegex(query, caseSensitive);
-  return "error" in pattern || pattern.nestedRepetition ? undefined : pattern.literal;
 }
 
 // True when the literal's bytes are found exactly where its text is (see `bytesMatchText`), and it has no

@@ -1,5 +1,5 @@
 import { globMatcher } from "./file-rules.ts";
-import { lineRegex } from "./line-regex.ts";
+import { lineRegex, searchLiteral } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import { symbolSpans } from "./cached-record.ts";
@@ -107,9 +107,8 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
 
 // The trigrams every matching line holds: a literal's, or the required literal of a pattern.
 function searchTrigrams(request: TextSearchRequest): Uint32Array | undefined {
-  if (!request.regex) return literalTrigrams(request.query, request.caseSensitive);
-  const pattern = lineRegex(request.query, request.caseSensitive);
-  return "error" in pattern || !pattern.literal ? undefined : literalTrigrams(pattern.literal, request.caseSensitive);
+  const literal = searchLiteral(request);
+  return literal === undefined ? undefined : literalTrigrams(literal, request.caseSensitive);
 }
 
 // The same paths, sizes, mtimes and ctimes (a cached list was ruled out by filters trusted for those).

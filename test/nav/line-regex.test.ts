@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, type NavTools } from "../../src/nav/index.ts";
+import { lineRegex, searchLiteral } from "../../src/nav/line-regex.ts";
 import { FIXTURE_SOURCE } from "./fixture-repo.ts";
 
 // Lines a pattern must match one at a time: blank lines between indented classes
@@ -155,5 +156,31 @@ describe("catastrophic patterns answer instead of running to the time limit", ()
       await fresh.close();
       await fs.rm(path.join(root, "spaces.txt"));
     }
+  });
+});
+
+describe("searchLiteral: what every matching line of a search holds", () => {
+  const rows: { request: { regex: boolean; query: string; caseSensitive: boolean }; backtracking?: boolean; literal: string | undefined }[] = [
+    { request: { regex: false, query: "self.", caseSensitive: true }, literal: "self." },
+    { request: { regex: false, query: "(a+)+", caseSensitive: false }, backtracking: true, literal: "(a+)+" },
+    { request: { regex: true, query: String.raw`^\s*class\s+\w+Error\b`, caseSensitive: true }, literal: "class" },
+    { request: { regex: true, query: String.raw`\bhttps?://\w+`, caseSensitive: false }, literal: "http" },
+    { request: { regex: true, query: String.raw`import\s+(os|sys)\b`, caseSensitive: true }, literal: "import" },
+    { request: { regex: true, query: "a|b", caseSensitive: true }, literal: undefined },
+    { request: { regex: true, query: "ab", caseSensitive: true }, literal: undefined },
+    { request: { regex: true, query: "(foo", caseSensitive: true }, literal: undefined },
+    // A pattern for the linear-time engine: its literal still filters files, but the backtracking scan does not take it.
+    { request: { regex: true, query: String.raw`^(\w+\s?)+:$ total`, caseSensitive: true }, literal: " total" },
+    { request: { regex: true, query: String.raw`^(\w+\s?)+:$ total`, caseSensitive: true }, backtracking: true, literal: undefined },
+  ];
+  test.each(rows)("$request.query (regex: $request.regex, backtracking: $backtracking) -> $literal", ({ request, backtracking, literal }) => {
+    expect(searchLiteral(request, backtracking)).toBe(literal);
+  });
+
+  test("a pattern is read once, with and without case apart", () => {
+    const pattern = String.raw`def\s+\w+\(self`;
+    expect(lineRegex(pattern, true)).toBe(lineRegex(pattern, true));
+    expect(lineRegex(pattern, false)).not.toBe(lineRegex(pattern, true));
+    expect(lineRegex(pattern, false)).toMatchObject({ flags: "gim" });
   });
 });
