@@ -39,7 +39,8 @@ export class ReadRule {
   readonly root: string;
   /** The secret-file patterns in force. */
   readonly secretFiles: readonly string[];
-  readonly #anySecret: (relative: string) => boolean;
+  // Compiled on first use: a walk kept from an earlier process (walk-listing.ts) tests no entry.
+  #anySecret: ((relative: string) => boolean) | undefined;
   // Compiled on the first hit: only a refusal names the pattern that matched.
   #secretMatchers: { readonly pattern: string; readonly test: (relative: string) => boolean }[] | undefined;
   // The rules of each folder's .gitignore, by folder ("" is the root, where .git/info/exclude joins them).
@@ -50,8 +51,6 @@ export class ReadRule {
   constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES }: ReadRuleOptions = {}) {
     this.root = root;
     this.secretFiles = [...secretFiles];
-    // One test per file on the walk's hot path; the pattern that matched is looked up only on a hit.
-    this.#anySecret = anySecretTest(secretFiles);
   }
 
   /**
@@ -96,6 +95,8 @@ export class ReadRule {
     if (relative.length - slash === 5 && relative.endsWith(".git")) return refused(relative, asked, "git", "it is in .git/, git's own data (history, remotes, credentials), not the code");
     const rule = this.#ignoringRule(relative, parent ?? (slash === -1 ? "" : relative.slice(0, slash)), directory);
     if (rule) return refused(relative, asked, "ignored", `${relative === asked ? "it" : `its folder '${relative}'`} is ignored by git (${rule}), and ignored files are never shown`);
+    // One test per file on the walk's hot path; the pattern that matched is looked up only on a hit.
+    this.#anySecret ??= anySecretTest(this.secretFiles);
     if (!directory && this.#anySecret(relative)) {
       this.#secretMatchers ??= this.secretFiles.map((pattern) => ({ pattern, test: secretMatcher(pattern) }));
       const secret = this.#secretMatchers.find((matcher) => matcher.test(relative))!;
