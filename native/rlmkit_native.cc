@@ -59,5 +59,9 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "scan", scan);
   napi_create_function(env, "stat", NAPI_AUTO_LENGTH, StatFiles, nullptr, &stat);
   napi_set_named_property(env, exports, "stat", stat);
+  // What src/nav/native-addon.ts checks before using the addon: a build older than its JavaScript is not used.
+  napi_value version;
+  napi_create_int32(env, kAddonVersion, &version);
+  napi_set_named_property(env, exports, "version", version);
   return exports;
 }

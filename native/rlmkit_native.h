@@ -22,6 +22,9 @@ napi_value Throw(napi_env env, const char* message);
 bool ReadString(napi_env env, napi_value value, std::string& out);
 // An array of strings; false when it is not one.
 bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out);
+// Changes whenever an entry point's arguments or answers change (src/nav/native-addon.ts's ADDON_VERSION
+// must match): 2 since stat answers each entry's kind and can lstat.
+constexpr int32_t kAddonVersion = 2;
 // The most threads RunOnThreads starts for one call.
 constexpr int kMaxThreads = 16;
 

@@ -47,6 +47,7 @@ export class ReadRule {
   readonly #ignores = new Map<string, Ignore | null>();
   // By folder: the folders from the root down to it that have rules, with their rules (usually none).
   readonly #chains = new Map<string, readonly FolderRules[]>();
+  #firstReadAt: number | undefined;
 
   constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES }: ReadRuleOptions = {}) {
     this.root = root;
@@ -86,7 +87,27 @@ export class ReadRule {
    * has just listed it knows, so the rule need not ask the disk (a 50,000-file tree has thousands of folders).
    */
   noteFolder(relative: string, hasGitignore: boolean): void {
-    if (relative !== "" && !hasGitignore && !this.#ignores.has(relative)) this.#ignores.set(relative, null);
+    if (relative !== "" && !hasGitignore && !this.#ignores.has(relative)) {
+      this.#firstReadAt ??= Date.now();
+      this.#ignores.set(relative, null);
+    }
+  }
+
+  /**
+   * When the rule first took in what a folder's ignore files say (`Date.now()` time), or `undefined`
+   * if it has not yet: it keeps what it read, so a walk under it sees the ignore files as they were then.
+   */
+  get firstReadAt(): number | undefined {
+    return this.#firstReadAt;
+  }
+
+  /**
+   * True for a file refused whatever the `.gitignore` files say: one inside a `.git` folder, or
+   * matching a secret-file pattern. (A walk never lists one; see walk-listing.ts.)
+   */
+  alwaysRefused(relative: string): boolean {
+    this.#anySecret ??= anySecretTest(this.secretFiles);
+    return relative.split("/").includes(".git") || this.#anySecret(relative);
   }
 
   // Runs for every entry a walk lists: no refusal, message or list of folders is made unless the entry is refused.
@@ -131,6 +152,7 @@ export class ReadRule {
   #rulesOf(folder: string): Ignore | null {
     let rules = this.#ignores.get(folder);
     if (rules !== undefined) return rules;
+    this.#firstReadAt ??= Date.now();
     const texts = [readText(path.join(this.root, folder, ".gitignore")), folder === "" ? readText(path.join(this.root, ".git", "info", "exclude")) : undefined].filter((text): text is string => text !== undefined);
     rules = texts.length > 0 ? ignore().add(texts.join("\n")) : null;
     this.#ignores.set(folder, rules);

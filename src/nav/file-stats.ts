@@ -11,20 +11,40 @@ export interface FileStat {
   readonly ctimeMs: number;
 }
 
+/** What a path is, as `lstat` sees it. */
+export type EntryKind = "file" | "directory" | "symlink" | "other";
+
+/** An entry's `lstat`: its kind, size, mtime and ctime. */
+export interface EntryStat extends FileStat {
+  readonly kind: EntryKind;
+}
+
 // Below this many paths one thread does it (starting another costs more than it saves).
 const THREADED_FROM = 256;
 const MAX_THREADS = 4;
+// The addon's kinds, by number (see native/stat_files.cc).
+const KINDS: readonly EntryKind[] = ["other", "file", "directory", "symlink", "other"];
 
 /** The `stat` of each path (symlinks followed), or `undefined` where it fails. */
 export function statFiles(paths: readonly string[]): (FileStat | undefined)[] {
+  return nativeStats(paths, false, (size, mtimeMs, ctimeMs) => ({ size, mtimeMs, ctimeMs })) ?? paths.map(statSync);
+}
+
+/** The `lstat` of each path (a symlink is itself, not what it leads to), or `undefined` where it fails. */
+export function lstatEntries(paths: readonly string[]): (EntryStat | undefined)[] {
+  return nativeStats(paths, true, (size, mtimeMs, ctimeMs, kind) => ({ kind, size, mtimeMs, ctimeMs })) ?? paths.map(lstatSync);
+}
+
+// The stats on the addon's threads, each made by `make`; `undefined` without the addon.
+function nativeStats<T>(paths: readonly string[], noFollow: boolean, make: (size: number, mtimeMs: number, ctimeMs: number, kind: EntryKind) => T): (T | undefined)[] | undefined {
   const addon = nativeAddon();
-  if (!addon) return paths.map(statSync);
+  if (!addon) return undefined;
   const threads = paths.length < THREADED_FROM ? 1 : Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
-  const values = addon.stat(paths, threads);
-  const stats: (FileStat | undefined)[] = new Array(paths.length);
+  const values = addon.stat(paths, threads, noFollow);
+  const stats: (T | undefined)[] = new Array(paths.length);
   for (let index = 0, at = 0; index < paths.length; index++, at += STRIDE) {
     // Milliseconds from seconds and nanoseconds as Node computes them, so the figures are equal to its own.
-    stats[index] = values[at] === 1 ? { size: values[at + 1]!, mtimeMs: values[at + 2]! * 1e3 + values[at + 3]! / 1e6, ctimeMs: values[at + 4]! * 1e3 + values[at + 5]! / 1e6 } : undefined;
+    stats[index] = values[at] === 1 ? make(values[at + 1]!, values[at + 2]! * 1e3 + values[at + 3]! / 1e6, values[at + 4]! * 1e3 + values[at + 5]! / 1e6, KINDS[values[at + 6]!] ?? "other") : undefined;
   }
   return stats;
 }
@@ -33,6 +53,17 @@ function statSync(file: string): FileStat | undefined {
   try {
     const { size, mtimeMs, ctimeMs } = fs.statSync(file);
     return { size, mtimeMs, ctimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatSync(file: string): EntryStat | undefined {
+  try {
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat) return undefined;
+    const kind: EntryKind = stat.isFile() ? "file" : stat.isDirectory() ? "directory" : stat.isSymbolicLink() ? "symlink" : "other";
+    return { kind, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
   } catch {
     return undefined;
   }

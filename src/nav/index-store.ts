@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import { sameVersion } from "./index-filters.ts";
@@ -91,7 +92,9 @@ export class IndexStore implements ListingStore {
     const keep = async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const listing = make();
+      // A listing that did not hold (the walk ran) and has no successor would only be read and checked again by each process.
       if (listing) await writeListing(listingFileOf(file), listing);
+      else await fs.promises.rm(listingFileOf(file), { force: true });
     };
     // Only ever a shortcut: a listing that cannot be made or written leaves the next process to walk.
     this.#listingWrite = previous.then(keep).catch(() => undefined);

@@ -21,7 +21,10 @@ export interface NativeScanReply {
 export const NATIVE_HIT_STRIDE = 6;
 
 /** The values per path in the answer of {@link NativeAddon.stat}. */
-export const NATIVE_STAT_STRIDE = 6;
+export const NATIVE_STAT_STRIDE = 7;
+
+/** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
+export const ADDON_VERSION = 2;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {
@@ -42,11 +45,14 @@ export interface NativeAddon {
     maxLineBytes: number,
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
-   * The `stat` of each path (following symlinks) on `threads` threads, {@link NATIVE_STAT_STRIDE}
-   * values per path: 1 when it succeeded (else all 0), the size, the mtime's seconds and
-   * nanoseconds, the ctime's seconds and nanoseconds.
+   * The `stat` of each path (following symlinks; with `noFollow`, its `lstat`) on `threads` threads,
+   * {@link NATIVE_STAT_STRIDE} values per path: 1 when it succeeded (else all 0), the size, the mtime's
+   * seconds and nanoseconds, the ctime's seconds and nanoseconds, and the kind of entry (1 a regular
+   * file, 2 a directory, 3 a symlink, 4 anything else).
    */
-  stat(paths: readonly string[], threads: number): Float64Array;
+  stat(paths: readonly string[], threads: number, noFollow?: boolean): Float64Array;
+  /** See {@link ADDON_VERSION}. */
+  readonly version: number;
 }
 
 // From src/nav (a checkout) and from dist/src/nav (the build).
@@ -69,7 +75,8 @@ function load(): NativeAddon | null {
   for (const candidate of CANDIDATES) {
     try {
       const addon = require(fileURLToPath(new URL(candidate, import.meta.url))) as Partial<NativeAddon>;
-      if (typeof addon.scan === "function" && typeof addon.stat === "function") return addon as NativeAddon;
+      // A build left from an older checkout answers in another layout: not used (its work runs in JavaScript).
+      if (addon.version === ADDON_VERSION && typeof addon.scan === "function" && typeof addon.stat === "function") return addon as NativeAddon;
     } catch {
       // Not there (or built for another platform): the next candidate, else none.
     }

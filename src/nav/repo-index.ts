@@ -56,7 +56,9 @@ export class RepositoryIndex {
     this.#rule = options.readRule ?? new ReadRule(root);
     const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
-    this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom, ...(this.#store.enabled ? { listing: this.#store } : {}) });
+    // RLMKIT_WALK_LISTING=0: every first walk lists every folder (for a file system whose folders' times do not follow their entries).
+    const listing = this.#store.enabled && process.env.RLMKIT_WALK_LISTING !== "0" ? { listing: this.#store } : {};
+    this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom, ...listing });
     this.#analyses = new FileAnalyses(root, options.maxFileBytes, this.#store, () => this.#loadCache(), () => void (this.#dirty = true));
   }
 

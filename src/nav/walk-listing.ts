@@ -1,11 +1,13 @@
 // A walk's listing kept beside the disk cache (`<hash>.list`), so that a new process can trust it
-// instead of listing every folder again: it `stat`s the folders, their `.gitignore` files and the
+// instead of listing every folder again: it `lstat`s the folders, their `.gitignore` files and the
 // files instead of reading every folder and testing every entry against the read rule (on the
 // standard library, 5 ms against 16-21 ms). The idea is git's untracked cache: a folder's entries
 // change only with its mtime and ctime.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { statFiles, type FileStat } from "./file-stats.ts";
+import type { ReadRule } from "../access/read-rule.ts";
+import { lstatEntries, type EntryKind, type EntryStat } from "./file-stats.ts";
 import { comparePaths, followLink, type RepositoryWalk, type WalkedFile } from "./repo-walk.ts";
 import { pathUnder } from "./text-scan.ts";
 
@@ -17,48 +19,58 @@ import { pathUnder } from "./text-scan.ts";
  */
 export const LISTING_SETTLED_MS = 2_000;
 
-const LISTING_VERSION = 1;
-// A folder's ignore file, and the root's own exclusions (see ReadRule).
+const LISTING_VERSION = 2;
+// A folder's ignore file.
 const GITIGNORE = ".gitignore";
-const EXCLUDE = ".git/info/exclude";
-// In `watched`: size, mtime, ctime per path; a missing path has size -1.
-const WATCH_STRIDE = 3;
+// The root's own exclusions (see ReadRule), and the folder that holds them (the file's going shows in its times).
+const GIT_PATHS = [".git/info", ".git/info/exclude"];
+// Git changes it at every command that writes the index, so it is not watched; but `.git/info` going with
+// the file between the walk and the listing shows only there, so the walk is kept only if it settled too.
+const GIT_FOLDER = ".git";
+// In `watched`, per path: its kind (below), size, mtime and ctime.
+const WATCH_STRIDE = 4;
+const KIND_CODES: Readonly<Record<EntryKind, number>> = { file: 1, directory: 2, symlink: 3, other: 4 };
+// What each watched path may be for its walk to be kept (0: missing). A symlinked `.gitignore` or `.git`
+// could change with its target, which no time here shows.
+const FOLDER = [KIND_CODES.directory];
+const IGNORE_FILE = [0, KIND_CODES.file];
+const GIT = [[0, KIND_CODES.directory], IGNORE_FILE];
 
-/** A walk as kept: what it listed, and the `stat`s of everything whose change would change the listing. */
+/** A walk as kept: what it listed, and the `lstat`s of everything whose change would change the listing. */
 export interface WalkListing {
   /** The read rule's secret-file patterns (a listing made under others is not used). */
   readonly secretFiles: readonly string[];
-  /** Every folder the walk listed ("" is the root). */
+  /** Every folder the walk listed ("" is the root), in path order. */
   readonly folders: readonly string[];
-  /** Size, mtime and ctime of each path of {@link watchedPaths} (size -1: missing). */
+  /** Kind, size, mtime and ctime of each path of {@link watchedPaths} (kind 0: missing). */
   readonly watched: readonly number[];
-  /** The regular files listed, in path order (each `stat`ed again when the listing is used). */
+  /** The regular files listed, in path order (each `lstat`ed again when the listing is used). */
   readonly files: readonly string[];
-  /** The symlinks the rule let through (each followed again when the listing is used). */
+  /** The symlinks the rule let through, in path order (each followed again when the listing is used). */
   readonly links: readonly string[];
 }
 
 /**
- * The listing of a walk that started at `startedAt` (ms since the epoch), or `undefined` when it
- * is not one to keep: a folder could not be listed or a file `stat`ed, or a folder or ignore file
- * changed less than `settledMs` before the walk (or since).
+ * The listing of a walk, or `undefined` when it is not one to keep: a folder could not be listed or a
+ * file `stat`ed, a `.gitignore`, `.git` or its exclusions is a symlink, or a folder or ignore file changed less than
+ * `settledMs` before `startedAt` (or since), `.git` too. `startedAt` is when the walk began reading (ms since the
+ * epoch): the earliest of the walk's start, a thread started ahead of it, and the read rule's first
+ * read of ignore files (see `ReadRule.firstReadAt`), whose rules it keeps.
  */
 export function listingOf(root: string, walk: RepositoryWalk, secretFiles: readonly string[], startedAt: number, settledMs = LISTING_SETTLED_MS): WalkListing | undefined {
   const { trace } = walk;
   if (!trace.complete) return undefined;
   const paths = watchedPaths(trace.folders);
-  const stats = watchedStats(root, trace.folders, paths);
+  const stats = lstatEntries([...paths, GIT_FOLDER].map((relative) => pathUnder(root, relative)));
+  const git = stats.pop();
+  if (git && (git.kind === "symlink" || git.mtimeMs >= startedAt - settledMs || git.ctimeMs >= startedAt - settledMs)) return undefined;
   const watched: number[] = [];
   for (let index = 0; index < paths.length; index++) {
     const stat = stats[index];
-    if (!stat) {
-      // A folder gone since the walk listed it: the walk is already out of date.
-      if (index < trace.folders.length) return undefined;
-      watched.push(-1, 0, 0);
-      continue;
-    }
-    if (stat.mtimeMs >= startedAt - settledMs || stat.ctimeMs >= startedAt - settledMs) return undefined;
-    watched.push(stat.size, stat.mtimeMs, stat.ctimeMs);
+    const kind = stat ? KIND_CODES[stat.kind] : 0;
+    if (!allowedKinds(index, trace.folders.length).includes(kind)) return undefined;
+    if (stat && (stat.mtimeMs >= startedAt - settledMs || stat.ctimeMs >= startedAt - settledMs)) return undefined;
+    watched.push(kind, stat?.size ?? 0, stat?.mtimeMs ?? 0, stat?.ctimeMs ?? 0);
   }
   const links = new Set(trace.links);
   const files = walk.files.filter((file) => !links.has(file.path)).map((file) => file.path);
@@ -67,29 +79,27 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
 
 /**
  * The walk a listing stands for, as a walk made now would find it, or `undefined` when the listing
- * cannot be trusted: made under other secret-file patterns, or a folder or ignore file changed
- * (appeared, went, or has another size, mtime or ctime). The files are `stat`ed (one missing now is
- * left out, as a walk would) and the symlinks followed again.
+ * cannot be trusted: made under other secret-file patterns, a folder or ignore file changed (appeared,
+ * went, or has another kind, size, mtime or ctime), or it lists what no walk lists (a file that is not a
+ * regular file, one inside `.git` or with a secret file's name). The files are `lstat`ed (one missing now
+ * is left out, as a walk would) and the symlinks followed again.
  */
-export function replayListing(root: string, listing: WalkListing, secretFiles: readonly string[]): RepositoryWalk | undefined {
+export function replayListing(root: string, listing: WalkListing, rule: ReadRule): RepositoryWalk | undefined {
+  const { secretFiles } = rule;
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
-  const watchedCount = listing.watched.length / WATCH_STRIDE;
-  const watchedStatsNow = watchedStats(root, listing.folders, watchedPaths(listing.folders));
-  const fileStats = statFiles(listing.files.map((relative) => pathUnder(root, relative)));
-  for (let index = 0; index < watchedCount; index++) {
-    const stat = watchedStatsNow[index];
-    const at = index * WATCH_STRIDE;
-    if (!stat) {
-      if (listing.watched[at] !== -1) return undefined;
-      continue;
-    }
-    if (stat.size !== listing.watched[at] || stat.mtimeMs !== listing.watched[at + 1] || stat.ctimeMs !== listing.watched[at + 2]) return undefined;
-  }
+  const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
+  for (let index = 0; index < watchedNow.length; index++) if (!sameEntry(watchedNow[index], listing.watched, index * WATCH_STRIDE)) return undefined;
+  // A walk never lists these; a listing that does was not made by one.
+  if (![...listing.files, ...listing.links].every((relative) => !rule.alwaysRefused(relative))) return undefined;
+  const fileStats = lstatEntries(listing.files.map((relative) => pathUnder(root, relative)));
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
   for (let index = 0; index < listing.files.length; index++) {
     const stat = fileStats[index];
-    if (stat) files.push({ path: listing.files[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+    if (!stat) continue;
+    // Replacing a file by anything else changes its folder: a listing that says otherwise was not made by a walk.
+    if (stat.kind !== "file") return undefined;
+    files.push({ path: listing.files[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
   }
   for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks });
   if (listing.links.length > 0) files.sort((a, b) => comparePaths(a.path, b.path));
@@ -97,26 +107,19 @@ export function replayListing(root: string, listing: WalkListing, secretFiles: r
   return { files, outsideLinks, trace: { folders: [...listing.folders], links: [...listing.links], complete: true } };
 }
 
-// The paths whose `stat`s a listing keeps: its folders, each folder's `.gitignore`, and the root's exclusions.
+// The paths whose `lstat`s a listing keeps: its folders, each folder's `.gitignore`, and the root's exclusions with their folder.
 function watchedPaths(folders: readonly string[]): string[] {
-  return [...folders, ...folders.map((folder) => (folder ? `${folder}/${GITIGNORE}` : GITIGNORE)), EXCLUDE];
+  return [...folders, ...folders.map((folder) => (folder ? `${folder}/${GITIGNORE}` : GITIGNORE)), ...GIT_PATHS];
 }
 
-// The `stat`s of the watched paths (the first `folders.length` are the folders). A folder is asked with `lstat`
-// and counts only as a directory, as the walk enters only directories (never a symlink to one); the ignore
-// files are read through symlinks, and so `stat`ed.
-function watchedStats(root: string, folders: readonly string[], paths: readonly string[]): (FileStat | undefined)[] {
-  const stats: (FileStat | undefined)[] = folders.map((folder) => folderStat(pathUnder(root, folder)));
-  return stats.concat(statFiles(paths.slice(folders.length).map((relative) => pathUnder(root, relative))));
+// The kinds the watched path at `index` may have (see watchedPaths).
+function allowedKinds(index: number, folders: number): readonly number[] {
+  return index < folders ? FOLDER : index < 2 * folders ? IGNORE_FILE : GIT[index - 2 * folders]!;
 }
 
-function folderStat(absolute: string): FileStat | undefined {
-  try {
-    const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
-    return stat?.isDirectory() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs } : undefined;
-  } catch {
-    return undefined;
-  }
+function sameEntry(stat: EntryStat | undefined, watched: readonly number[], at: number): boolean {
+  if (!stat) return watched[at] === 0;
+  return KIND_CODES[stat.kind] === watched[at] && stat.size === watched[at + 1] && stat.mtimeMs === watched[at + 2] && stat.ctimeMs === watched[at + 3];
 }
 
 /** The listing file that goes with a cache file. */
@@ -124,28 +127,35 @@ export function listingFileOf(cacheFile: string): string {
   return cacheFile.replace(/\.json$/, "") + ".list";
 }
 
-/** The listing in `file`; `undefined` when there is none, or it is malformed or of another version. */
+/** The listing in `file`; `undefined` when there is none, or it is malformed, of another version, or not shaped as a walk makes one. */
 export function readListing(file: string): WalkListing | undefined {
   try {
     const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Record<keyof WalkListing | "version", unknown>>;
     if (parsed?.version !== LISTING_VERSION) return undefined;
     const { secretFiles, folders, watched, files, links } = parsed;
     if (!isStrings(secretFiles) || !isStrings(folders) || !isStrings(files) || !isStrings(links)) return undefined;
-    if (!Array.isArray(watched) || watched.length !== (folders.length * 2 + 1) * WATCH_STRIDE || !watched.every((value) => typeof value === "number")) return undefined;
-    // Paths inside the root only: no absolute path, no `..` (a listing is only ever a walk's).
-    if (!folders.every(isRelativePath) || ![...files, ...links].every((relative) => relative !== "" && isRelativePath(relative))) return undefined;
-    // As a walk makes it: from the root down, each folder, file and symlink in a folder listed.
-    const listed = new Set(folders);
-    if (!listed.has("") || ![...folders.filter((folder) => folder !== ""), ...files, ...links].every((relative) => listed.has(parentOf(relative)))) return undefined;
-    return { secretFiles, folders, watched: watched as number[], files, links };
+    if (!Array.isArray(watched) || watched.length !== (folders.length * 2 + GIT_PATHS.length) * WATCH_STRIDE || !watched.every((value) => typeof value === "number")) return undefined;
+    // Folders exist (kind "directory"); the other paths may be missing.
+    for (let index = 0; index < watched.length / WATCH_STRIDE; index++) if (!allowedKinds(index, folders.length).includes(watched[index * WATCH_STRIDE] as number)) return undefined;
+    return shapedAsAWalk(folders, files, links) ? { secretFiles, folders, watched: watched as number[], files, links } : undefined;
   } catch {
     return undefined;
   }
 }
 
+// Paths inside the root only, in path order, each once, each in a folder listed, from the root down.
+function shapedAsAWalk(folders: readonly string[], files: readonly string[], links: readonly string[]): boolean {
+  if (folders[0] !== "" || !ascending(folders) || !ascending(files) || !ascending(links)) return false;
+  const listed = new Set(folders);
+  const inListedFolder = (relative: string) => isRelativePath(relative) && listed.has(parentOf(relative));
+  if (!folders.slice(1).every(inListedFolder) || !files.every(inListedFolder) || !links.every(inListedFolder)) return false;
+  const fileSet = new Set(files);
+  return links.every((link) => !fileSet.has(link) && !listed.has(link));
+}
+
 /** Writes `listing` to `file` (making its folder): to a temporary name, then renamed. */
 export async function writeListing(file: string, listing: WalkListing): Promise<void> {
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const temporary = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
   try {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     await fs.promises.writeFile(temporary, JSON.stringify({ version: LISTING_VERSION, ...listing }));
@@ -159,11 +169,19 @@ function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
+// Strictly ascending in path order (see comparePaths): sorted, each once.
+function ascending(paths: readonly string[]): boolean {
+  for (let index = 1; index < paths.length; index++) if (comparePaths(paths[index - 1]!, paths[index]!) >= 0) return false;
+  return true;
+}
+
 function parentOf(relative: string): string {
   const slash = relative.lastIndexOf("/");
   return slash === -1 ? "" : relative.slice(0, slash);
 }
 
+// A `/`-separated path below the root: not empty, no empty, `.` or `..` segment, no backslash or drive on Windows.
 function isRelativePath(relative: string): boolean {
-  return !relative.startsWith("/") && !relative.split("/").some((segment) => segment === ".." || segment === ".");
+  if (relative === "" || (process.platform === "win32" && /[\\:]/.test(relative))) return false;
+  return relative.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }

@@ -100,14 +100,15 @@ export class FirstWalk {
     const ahead = this.#ahead;
     this.#ahead = undefined;
     const listing = this.#listing?.read();
-    const kept = listing && replayListing(this.#root, listing, this.#rule.secretFiles);
+    const kept = listing && replayListing(this.#root, listing, this.#rule);
     if (kept) {
       ahead?.helper.cancel();
       return stateOf(kept);
     }
-    const startedAt = Date.now();
+    // When the walk began reading: a thread ahead of it, or the rule (which keeps the ignore files as it read them), may have begun before.
+    const startedAt = Math.min(Date.now(), ahead?.at ?? Infinity, this.#rule.firstReadAt ?? Infinity);
     const walked = this.#walkNow(ahead, cache);
-    // Checked later: the folders' `stat`s and the write are no part of the answer the walk is for.
+    // Checked later: the folders' `lstat`s and the write are no part of the answer the walk is for.
     this.#listing?.write(() => listingOf(this.#root, walked, this.#rule.secretFiles, startedAt, this.#settledMs));
     return stateOf(walked);
   }

@@ -5,13 +5,13 @@
  * fs.statSync, bit for bit.
  */
 import { spawnSync } from "node:child_process";
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { statFiles } from "../../src/nav/file-stats.ts";
+import { lstatEntries, statFiles } from "../../src/nav/file-stats.ts";
 import { nativeAddon } from "../../src/nav/native-addon.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { PROJECT_ROOT } from "./fixture-repo.ts";
@@ -120,6 +120,26 @@ describe.skipIf(!nativeAddon())("the native addon's stat", () => {
     expect(stats[4]).toBeUndefined();
     process.env.RLMKIT_NATIVE_ADDON = "0";
     expect(statFiles(many)).toEqual(stats);
+  });
+
+  test("lstats paths as fs.lstatSync does, with each entry's kind, with and without it", async () => {
+    const root = path.join(base, "lstat");
+    await fs.mkdir(path.join(root, "dir"), { recursive: true });
+    await fs.writeFile(path.join(root, "a.txt"), "hello\n");
+    await fs.symlink(path.join(root, "a.txt"), path.join(root, "link"));
+    await fs.symlink(path.join(root, "dir"), path.join(root, "dir-link"));
+    await fs.symlink(path.join(root, "gone"), path.join(root, "dangling"));
+    const names = ["a.txt", "dir", "link", "dir-link", "dangling", "missing"];
+    const many = Array.from({ length: 300 }, (_, index) => path.join(root, names[index % names.length]!));
+    const stats = lstatEntries(many);
+    many.forEach((file, index) => {
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      const kind = stat?.isFile() ? "file" : stat?.isDirectory() ? "directory" : stat?.isSymbolicLink() ? "symlink" : "other";
+      expect(stats[index]).toEqual(stat && { kind, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+    });
+    expect(stats.slice(0, 6).map((stat) => stat?.kind)).toEqual(["file", "directory", "symlink", "symlink", "symlink", undefined]);
+    process.env.RLMKIT_NATIVE_ADDON = "0";
+    expect(lstatEntries(many)).toEqual(stats);
   });
 
   test("leaves a walk's list as it is without it: the same files, sizes and times", () => {

@@ -20,6 +20,7 @@ vi.mock("../../src/nav/native-addon.ts", async (importOriginal) => {
       cancel: () => undefined,
     }),
     stat: (paths) => new Float64Array(paths.length * original.NATIVE_STAT_STRIDE),
+    version: original.ADDON_VERSION,
   };
   return { ...original, nativeAddon: () => addon };
 });

@@ -3,6 +3,7 @@
  * each change below, the first walk of a new index lists exactly what a walk of the disk lists,
  * and lists no folder when only files' contents changed.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
@@ -46,21 +47,31 @@ afterEach(async () => {
   await fsp.rm(base, { recursive: true, force: true });
 });
 
+// Keeps listings in memory. As the disk store does, it makes a listing later than the walk asks
+// (here, when the test calls `flush`), and drops the kept one when the walk leaves none.
 class MemoryListings implements ListingStore {
   kept: WalkListing | undefined;
   writes = 0;
+  #make: (() => WalkListing | undefined) | undefined;
   read(): WalkListing | undefined {
     return this.kept;
   }
   write(make: () => WalkListing | undefined): void {
-    const listing = make();
-    if (!listing) return;
+    this.#make = make;
+  }
+  flush(): void {
+    const listing = this.#make?.();
+    this.#make = undefined;
     this.kept = listing;
-    this.writes++;
+    if (listing) this.writes++;
   }
 }
 
-const firstWalk = (store: ListingStore, rule = new ReadRule(root)) => new FirstWalk(root, rule, { listing: store, settledMs: SETTLED_MS }).walk(undefined);
+function firstWalk(store: MemoryListings, rule = new ReadRule(root), settledMs = SETTLED_MS) {
+  const state = new FirstWalk(root, rule, { listing: store, settledMs }).walk(undefined);
+  store.flush();
+  return state;
+}
 const onDisk = () => walkRepository(root, new ReadRule(root));
 const listed = (state: ReturnType<typeof firstWalk>) => ({ files: state.files.list(), outsideLinks: [...state.outsideLinks] });
 
@@ -92,6 +103,22 @@ describe("a kept listing", () => {
     { name: ".git/info/exclude was written", change: () => write(".git/info/exclude", "docs/\n"), listsFolders: true },
     { name: "a symlink was pointed elsewhere", change: async () => (await fsp.rm(path.join(root, "src/doc-link.py")), fsp.symlink(path.join(base, "outside", "o.py"), path.join(root, "src/doc-link.py"))), listsFolders: true },
     { name: "a folder was replaced by a symlink to it", change: async () => (await fsp.rename(path.join(root, "docs"), path.join(base, "docs-moved")), fsp.symlink(path.join(base, "docs-moved"), path.join(root, "docs"))), listsFolders: true },
+    {
+      // As many entries as before (the folder's size stays) and its mtime as before: only its ctime tells.
+      name: "a file was renamed and the folder's mtime set back",
+      change: async () => {
+        const folder = path.join(root, "src/app");
+        const before = fs.statSync(folder);
+        // touch copies the times to the nanosecond (fs.utimes takes them in seconds, as a float).
+        const reference = path.join(base, "times");
+        expect(spawnSync("touch", ["-r", folder, reference]).status).toBe(0);
+        await fsp.rename(path.join(folder, "f2.py"), path.join(folder, "g2.py"));
+        expect(spawnSync("touch", ["-m", "-r", reference, folder]).status).toBe(0);
+        const after = fs.statSync(folder);
+        expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+      },
+      listsFolders: true,
+    },
     { name: "a symlink's target outside appeared inside", change: async () => (await fsp.rm(path.join(base, "outside"), { recursive: true }), fsp.symlink(path.join(root, "docs"), path.join(base, "outside"))), listsFolders: false },
   ];
 
@@ -110,7 +137,7 @@ describe("a kept listing", () => {
     const store = await keptListing();
     const kept = store.kept!;
     const rule = new ReadRule(root, { secretFiles: ["*.py"] });
-    expect(replayListing(root, kept, rule.secretFiles)).toBeUndefined();
+    expect(replayListing(root, kept, rule)).toBeUndefined();
     const state = firstWalk(store, rule);
     expect(state.files.list()).toEqual(walkRepository(root, new ReadRule(root, { secretFiles: ["*.py"] })).files);
     expect(state.files.list().some((file) => file.path === "config/.env")).toBe(true);
@@ -123,7 +150,8 @@ describe("a kept listing", () => {
     await sleep(SETTLED_MS * 3);
     await write("src/app/just-now.py");
     const store = new MemoryListings();
-    firstWalk(store);
+    // A settling time no slow machine can outlast between the change and the walk.
+    firstWalk(store, new ReadRule(root), 60_000);
     expect(store.writes).toBe(0);
     // Once it settled, a walk keeps it.
     await sleep(SETTLED_MS * 3);
@@ -131,23 +159,85 @@ describe("a kept listing", () => {
     expect(store.writes).toBe(1);
   });
 
-  test("never stands for a folder that is a symlink, even one forged with its target's times", async () => {
+  test("is not kept from a walk under a rule that read the ignore files before they changed", async () => {
+    const rule = new ReadRule(root);
+    // The rule reads the root's .gitignore now, and keeps it.
+    expect(rule.refusal("docs/f1.py")).toBeUndefined();
+    await write(".gitignore", "*.log\nbuild/\ndocs/\n");
+    await sleep(SETTLED_MS * 3);
+    const store = new MemoryListings();
+    // The walk lists docs/ under the rule as it was read; that is not kept for the next process.
+    expect(firstWalk(store, rule).files.list().some((file) => file.path.startsWith("docs/"))).toBe(true);
+    expect(store.writes).toBe(0);
+    // A rule that reads the files afresh makes a walk that is kept, and that lists what is on disk.
+    const state = firstWalk(store);
+    expect(store.writes).toBe(1);
+    expect(state.files.list()).toEqual(onDisk().files);
+    expect(state.files.list().some((file) => file.path.startsWith("docs/"))).toBe(false);
+  });
+
+  test("is not kept when .git/info/exclude went away after the walk read it", async () => {
+    await write(".git/info/exclude", "docs/\n");
+    await sleep(SETTLED_MS * 3);
+    const store = new MemoryListings();
+    new FirstWalk(root, new ReadRule(root), { listing: store, settledMs: SETTLED_MS }).walk(undefined);
+    await fsp.rm(path.join(root, ".git/info/exclude"));
+    store.flush();
+    expect(store.writes).toBe(0);
+  });
+
+  test("is not kept when .git/info went away, with its exclude, after the walk read it", async () => {
+    await write(".git/info/exclude", "docs/\n");
+    await sleep(SETTLED_MS * 3);
+    const store = new MemoryListings();
+    new FirstWalk(root, new ReadRule(root), { listing: store, settledMs: SETTLED_MS }).walk(undefined);
+    await fsp.rm(path.join(root, ".git/info"), { recursive: true });
+    store.flush();
+    expect(store.writes).toBe(0);
+  });
+
+  test("is not kept when a .gitignore is a symlink (its target's changes show in no folder)", async () => {
+    await fsp.rename(path.join(root, "src/lib/.gitignore"), path.join(base, "lib-ignore"));
+    await fsp.symlink(path.join(base, "lib-ignore"), path.join(root, "src/lib/.gitignore"));
+    await sleep(SETTLED_MS * 3);
+    const store = new MemoryListings();
+    firstWalk(store);
+    expect(store.writes).toBe(0);
+  });
+
+  test("that does not hold is dropped when the walk leaves none in its place", async () => {
+    const store = await keptListing();
+    await write("src/app/new.py");
+    firstWalk(store);
+    expect(store.kept).toBeUndefined();
+  });
+
+  test("forged, lists nothing a walk would not", async () => {
     await fsp.symlink(path.join(base, "outside"), path.join(root, "linked"));
+    await fsp.symlink(path.join(base, "outside", "o.py"), path.join(root, "docs", "o-link.py"));
+    await write(".git/config", "[core]\n");
     const store = await keptListing();
     const listing = store.kept!;
+    const rule = new ReadRule(root);
+    expect(replayListing(root, listing, rule)).toBeDefined();
     const target = fs.statSync(path.join(base, "outside"));
-    // `watched` holds the folders' stats, then their .gitignore files' (-1: none), then .git/info/exclude's.
-    const folderCells = listing.folders.length * 3;
+    // `watched` holds the folders' entries (kind, size, mtime, ctime), then their .gitignore files', then .git/info's and its exclude's.
+    const cells = listing.folders.length * 4;
     const { watched } = listing;
-    // "linked" joins the folders, with the stats of the folder it leads to, and its file joins the files.
-    const forged: WalkListing = {
+    const withFolder = (folder: string, entry: number[]): WalkListing => ({
       ...listing,
-      folders: [...listing.folders, "linked"],
-      watched: [...watched.slice(0, folderCells), target.size, target.mtimeMs, target.ctimeMs, ...watched.slice(folderCells, 2 * folderCells), -1, 0, 0, ...watched.slice(2 * folderCells)],
-      files: [...listing.files, "linked/o.py"],
-    };
-    expect(replayListing(root, forged, listing.secretFiles)).toBeUndefined();
-    expect(replayListing(root, listing, listing.secretFiles)).toBeDefined();
+      folders: [...listing.folders, folder].sort(),
+      watched: [...watched.slice(0, cells), ...entry, ...watched.slice(cells, 2 * cells), 0, 0, 0, 0, ...watched.slice(2 * cells)],
+    });
+    const forged: [string, WalkListing][] = [
+      // A symlinked folder, with the times of the folder it leads to, or said to be missing.
+      ["a symlinked folder as a folder", { ...withFolder("linked", [2, target.size, target.mtimeMs, target.ctimeMs]), files: [...listing.files, "linked/o.py"].sort() }],
+      ["a symlinked folder said to be missing", { ...withFolder("linked", [0, 0, 0, 0]), files: [...listing.files, "linked/o.py"].sort() }],
+      ["a symlink listed as a file", { ...listing, files: [...listing.files, "docs/o-link.py"].sort() }],
+      ["a secret file", { ...listing, files: [...listing.files, "config/.env"].sort() }],
+      ["a file inside .git", { ...listing, files: [...listing.files, ".git/config"].sort() }],
+    ];
+    for (const [name, value] of forged) expect(replayListing(root, value, rule), name).toBeUndefined();
   });
 
   test("is not kept when a folder could not be listed", async () => {
@@ -175,14 +265,19 @@ describe("a listing file", () => {
     await writeListing(file, listing);
     expect(readListing(file)).toEqual(listing);
     const broken: Record<string, unknown>[] = [
-      { ...listing, version: 0 },
-      { ...listing, version: 1, files: [...listing.files, 3] },
-      { ...listing, version: 1, files: [...listing.files, "../escape.py"] },
-      { ...listing, version: 1, links: ["/etc/passwd"] },
-      { ...listing, version: 1, watched: listing.watched.slice(1) },
+      { ...listing, version: 1 },
+      { ...listing, version: 2, files: [...listing.files, 3] },
+      { ...listing, version: 2, files: [...listing.files, "../escape.py"] },
+      { ...listing, version: 2, links: ["/etc/passwd"] },
+      { ...listing, version: 2, watched: listing.watched.slice(1) },
+      // A folder said to be missing: a walk lists only folders that are there.
+      { ...listing, version: 2, watched: [0, ...listing.watched.slice(1)] },
+      // Out of order, or twice: a walk lists each file once, in path order.
+      { ...listing, version: 2, files: [...listing.files].reverse() },
+      { ...listing, version: 2, files: [...listing.files, listing.files.at(-1)] },
       // Not as a walk makes it: a file in a folder the walk did not list, a folder whose parent it did not.
-      { ...listing, version: 1, files: [...listing.files, "unlisted/a.py"] },
-      { ...listing, version: 1, folders: [...listing.folders, "x/y"], watched: [...listing.watched, 0, 0, 0, 0, 0, 0] },
+      { ...listing, version: 2, files: [...listing.files, "unlisted/a.py"] },
+      { ...listing, version: 2, folders: [...listing.folders, "x/y"], watched: [...listing.watched, 0, 0, 0, 0, 0, 0, 0, 0] },
     ];
     for (const value of broken) {
       await fsp.writeFile(file, JSON.stringify(value));
