@@ -294,6 +294,16 @@ describe("the navigation tools", () => {
     const cacheDir = path.join(base, "cache");
     // The default settling time: the repository's folders must be older than 2 s.
     await sleep(2_100);
+    // Turned off, no listing is kept.
+    process.env.RLMKIT_WALK_LISTING = "0";
+    try {
+      const off = await createNavTools(root, { cacheDir });
+      expect(await off.search("x = 1", { caseSensitive: true })).toMatchObject({ matches: [{ path: "docs/f1.py" }, { path: "src/app/f1.py" }, { path: "src/lib/f1.py" }] });
+      await off.close();
+    } finally {
+      delete process.env.RLMKIT_WALK_LISTING;
+    }
+    expect((await fsp.readdir(cacheDir)).filter((name) => name.endsWith(".list"))).toEqual([]);
     const first = await createNavTools(root, { cacheDir });
     expect(await first.search("x = 1", { caseSensitive: true })).toMatchObject({ matches: [{ path: "docs/f1.py" }, { path: "src/app/f1.py" }, { path: "src/lib/f1.py" }] });
     await first.close();
