@@ -101,14 +101,6 @@ export class ReadRule {
     return this.#firstReadAt;
   }
 
-  /**
-   * True for a file refused whatever the `.gitignore` files say: one inside a `.git` folder, or
-   * matching a secret-file pattern. (A walk never lists one; see walk-listing.ts.)
-   */
-  alwaysRefused(relative: string): boolean {
-    this.#anySecret ??= anySecretTest(this.secretFiles);
-    return relative.split("/").includes(".git") || this.#anySecret(relative);
-  }
 
   // Runs for every entry a walk lists: no refusal, message or list of folders is made unless the entry is refused.
   #check(relative: string, directory: boolean, asked: string, parent?: string): ReadRefusal | undefined {

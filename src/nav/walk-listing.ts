@@ -19,7 +19,9 @@ import { pathUnder } from "./text-scan.ts";
  */
 export const LISTING_SETTLED_MS = 2_000;
 
-const LISTING_VERSION = 2;
+const LISTING_VERSION = 3;
+// Between the paths of a list in the file: one string parses many times faster than an array of 50,000.
+const SEPARATOR = "\0";
 // A folder's ignore file.
 const GITIGNORE = ".gitignore";
 // The root's own exclusions (see ReadRule), and the folder that holds them (the file's going shows in its times).
@@ -80,17 +82,14 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
 /**
  * The walk a listing stands for, as a walk made now would find it, or `undefined` when the listing
  * cannot be trusted: made under other secret-file patterns, a folder or ignore file changed (appeared,
- * went, or has another kind, size, mtime or ctime), or it lists what no walk lists (a file that is not a
- * regular file, one inside `.git` or with a secret file's name). The files are `lstat`ed (one missing now
- * is left out, as a walk would) and the symlinks followed again.
+ * went, or has another kind, size, mtime or ctime), or it lists what no walk lists (a folder that is not a
+ * directory, a file that is not a regular file). The files are `lstat`ed (one missing now is left out, as
+ * a walk would) and the symlinks followed again.
  */
-export function replayListing(root: string, listing: WalkListing, rule: ReadRule): RepositoryWalk | undefined {
-  const { secretFiles } = rule;
+export function replayListing(root: string, listing: WalkListing, { secretFiles }: Pick<ReadRule, "secretFiles">): RepositoryWalk | undefined {
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
   for (let index = 0; index < watchedNow.length; index++) if (!sameEntry(watchedNow[index], listing.watched, index * WATCH_STRIDE)) return undefined;
-  // A walk never lists these; a listing that does was not made by one.
-  if (![...listing.files, ...listing.links].every((relative) => !rule.alwaysRefused(relative))) return undefined;
   const fileStats = lstatEntries(listing.files.map((relative) => pathUnder(root, relative)));
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
@@ -132,8 +131,9 @@ export function readListing(file: string): WalkListing | undefined {
   try {
     const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Record<keyof WalkListing | "version", unknown>>;
     if (parsed?.version !== LISTING_VERSION) return undefined;
-    const { secretFiles, folders, watched, files, links } = parsed;
-    if (!isStrings(secretFiles) || !isStrings(folders) || !isStrings(files) || !isStrings(links)) return undefined;
+    const { secretFiles, watched } = parsed;
+    if (!isStrings(secretFiles) || typeof parsed.folders !== "string" || typeof parsed.files !== "string" || typeof parsed.links !== "string") return undefined;
+    const [folders, files, links] = [parsed.folders, parsed.files, parsed.links].map((joined) => (joined === "" ? [] : joined.split(SEPARATOR))) as [string[], string[], string[]];
     if (!Array.isArray(watched) || watched.length !== (folders.length * 2 + GIT_PATHS.length) * WATCH_STRIDE || !watched.every((value) => typeof value === "number")) return undefined;
     // Folders exist (kind "directory"); the other paths may be missing.
     for (let index = 0; index < watched.length / WATCH_STRIDE; index++) if (!allowedKinds(index, folders.length).includes(watched[index * WATCH_STRIDE] as number)) return undefined;
@@ -143,22 +143,36 @@ export function readListing(file: string): WalkListing | undefined {
   }
 }
 
-// Paths inside the root only, in path order, each once, each in a folder listed, from the root down.
+// As a walk lists them: paths below the root in path order, each once, each in a folder listed, from the
+// root down, never into `.git` (a forged listing could name those: see ARCHITECTURE).
 function shapedAsAWalk(folders: readonly string[], files: readonly string[], links: readonly string[]): boolean {
-  if (folders[0] !== "" || !ascending(folders) || !ascending(files) || !ascending(links)) return false;
+  if (folders[0] !== "") return false;
   const listed = new Set(folders);
-  const inListedFolder = (relative: string) => isRelativePath(relative) && listed.has(parentOf(relative));
-  if (!folders.slice(1).every(inListedFolder) || !files.every(inListedFolder) || !links.every(inListedFolder)) return false;
+  const fine = (paths: readonly string[], from: number) => {
+    for (let index = from; index < paths.length; index++) {
+      const relative = paths[index]!;
+      if (NOT_WALKED.test(relative) || !listed.has(parentOf(relative))) return false;
+      if (index > from && comparePaths(paths[index - 1]!, relative) >= 0) return false;
+    }
+    return true;
+  };
+  if (!fine(folders, 1) || !fine(files, 0) || !fine(links, 0)) return false;
   const fileSet = new Set(files);
   return links.every((link) => !fileSet.has(link) && !listed.has(link));
 }
+
+// A path no walk lists: an empty, `.` or `..` segment, one that starts at the root of the file system, anything in
+// `.git`; on Windows, a backslash or a drive.
+const NOT_WALKED = process.platform === "win32" ? /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)|[\\:]/ : /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)/;
 
 /** Writes `listing` to `file` (making its folder): to a temporary name, then renamed. */
 export async function writeListing(file: string, listing: WalkListing): Promise<void> {
   const temporary = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
   try {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    await fs.promises.writeFile(temporary, JSON.stringify({ version: LISTING_VERSION, ...listing }));
+    const { secretFiles, folders, watched, files, links } = listing;
+    const joined = { folders: folders.join(SEPARATOR), files: files.join(SEPARATOR), links: links.join(SEPARATOR) };
+    await fs.promises.writeFile(temporary, JSON.stringify({ version: LISTING_VERSION, secretFiles, watched, ...joined }));
     await fs.promises.rename(temporary, file);
   } finally {
     await fs.promises.rm(temporary, { force: true });
@@ -169,19 +183,7 @@ function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
-// Strictly ascending in path order (see comparePaths): sorted, each once.
-function ascending(paths: readonly string[]): boolean {
-  for (let index = 1; index < paths.length; index++) if (comparePaths(paths[index - 1]!, paths[index]!) >= 0) return false;
-  return true;
-}
-
 function parentOf(relative: string): string {
   const slash = relative.lastIndexOf("/");
   return slash === -1 ? "" : relative.slice(0, slash);
-}
-
-// A `/`-separated path below the root: not empty, no empty, `.` or `..` segment, no backslash or drive on Windows.
-function isRelativePath(relative: string): boolean {
-  if (relative === "" || (process.platform === "win32" && /[\\:]/.test(relative))) return false;
-  return relative.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }

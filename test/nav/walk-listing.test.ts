@@ -212,7 +212,7 @@ describe("a kept listing", () => {
     expect(store.kept).toBeUndefined();
   });
 
-  test("forged, lists nothing a walk would not", async () => {
+  test("forged, lists no symlink as a folder or a file, and nothing in .git", async () => {
     await fsp.symlink(path.join(base, "outside"), path.join(root, "linked"));
     await fsp.symlink(path.join(base, "outside", "o.py"), path.join(root, "docs", "o-link.py"));
     await write(".git/config", "[core]\n");
@@ -234,10 +234,14 @@ describe("a kept listing", () => {
       ["a symlinked folder as a folder", { ...withFolder("linked", [2, target.size, target.mtimeMs, target.ctimeMs]), files: [...listing.files, "linked/o.py"].sort() }],
       ["a symlinked folder said to be missing", { ...withFolder("linked", [0, 0, 0, 0]), files: [...listing.files, "linked/o.py"].sort() }],
       ["a symlink listed as a file", { ...listing, files: [...listing.files, "docs/o-link.py"].sort() }],
-      ["a secret file", { ...listing, files: [...listing.files, "config/.env"].sort() }],
-      ["a file inside .git", { ...listing, files: [...listing.files, ".git/config"].sort() }],
     ];
     for (const [name, value] of forged) expect(replayListing(root, value, rule), name).toBeUndefined();
+    // Read from its file, a listing naming anything in .git is not used at all.
+    const file = path.join(base, "forged.list");
+    await writeListing(file, { ...listing, folders: [...listing.folders, ".git"].sort(), watched: withFolder(".git", [2, 0, 0, 0]).watched });
+    expect(readListing(file)).toBeUndefined();
+    await writeListing(file, { ...listing, files: [...listing.files, ".git/config"].sort() });
+    expect(readListing(file)).toBeUndefined();
   });
 
   test("is not kept when a folder could not be listed", async () => {
@@ -265,23 +269,26 @@ describe("a listing file", () => {
     await writeListing(file, listing);
     expect(readListing(file)).toEqual(listing);
     const broken: Record<string, unknown>[] = [
-      { ...listing, version: 1 },
-      { ...listing, version: 2, files: [...listing.files, 3] },
-      { ...listing, version: 2, files: [...listing.files, "../escape.py"] },
-      { ...listing, version: 2, links: ["/etc/passwd"] },
-      { ...listing, version: 2, watched: listing.watched.slice(1) },
+      { ...listing, version: 2 },
+      { ...listing, version: 3, files: 3 },
+      { ...listing, version: 3, files: [...listing.files, "../escape.py"] },
+      { ...listing, version: 3, links: ["/etc/passwd"] },
+      { ...listing, version: 3, watched: listing.watched.slice(1) },
       // A folder said to be missing: a walk lists only folders that are there.
-      { ...listing, version: 2, watched: [0, ...listing.watched.slice(1)] },
+      { ...listing, version: 3, watched: [0, ...listing.watched.slice(1)] },
       // Out of order, or twice: a walk lists each file once, in path order.
-      { ...listing, version: 2, files: [...listing.files].reverse() },
-      { ...listing, version: 2, files: [...listing.files, listing.files.at(-1)] },
+      { ...listing, version: 3, files: [...listing.files].reverse() },
+      { ...listing, version: 3, files: [...listing.files, listing.files.at(-1)] },
       // Not as a walk makes it: a file in a folder the walk did not list, a folder whose parent it did not.
-      { ...listing, version: 2, files: [...listing.files, "unlisted/a.py"] },
-      { ...listing, version: 2, folders: [...listing.folders, "x/y"], watched: [...listing.watched, 0, 0, 0, 0, 0, 0, 0, 0] },
+      { ...listing, version: 3, files: [...listing.files, "unlisted/a.py"] },
+      { ...listing, version: 3, folders: [...listing.folders, "x/y"], watched: [...listing.watched, 0, 0, 0, 0, 0, 0, 0, 0] },
     ];
+    // As the file holds them: each list of paths joined by NUL.
+    const asWritten = (value: Record<string, unknown>) => ({ ...value, ...Object.fromEntries(["folders", "files", "links"].map((key) => [key, Array.isArray(value[key]) ? (value[key] as unknown[]).join("\0") : value[key]])) });
+    expect(asWritten({ ...listing, version: 3 })).toEqual(JSON.parse(await fsp.readFile(file, "utf8")));
     for (const value of broken) {
-      await fsp.writeFile(file, JSON.stringify(value));
-      expect(readListing(file)).toBeUndefined();
+      await fsp.writeFile(file, JSON.stringify(asWritten(value)));
+      expect(readListing(file), JSON.stringify(value).slice(0, 200)).toBeUndefined();
     }
     await fsp.writeFile(file, "{ not json");
     expect(readListing(file)).toBeUndefined();
