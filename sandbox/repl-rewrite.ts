@@ -2,11 +2,9 @@ import { parse, type Node, type Options, type Pattern, type Program, type Statem
 import { SourceSplice } from "./splice.ts";
 import { analyzeTopLevel } from "./top-level-analysis.ts";
 
-/**
- * Guest code may not use names that start with this prefix: injected values and the
- * rewrite's own parameter live there. The interceptor rejects blocks that use it.
- */
-export const RESERVED_PREFIX = "__rlm";
+import { RESERVED_PREFIX } from "./reserved-prefix.ts";
+
+export { RESERVED_PREFIX };
 
 /**
  * Parameter of the wrapper function through which a block publishes its top-level

@@ -1,4 +1,4 @@
-import { RESERVED_PREFIX } from "../../sandbox/index.ts";
+import { RESERVED_PREFIX } from "../../sandbox/reserved-prefix.ts";
 import type { Tool } from "./tool.ts";
 import type { ToolParameters } from "./json-schema.ts";
 import { validateToolArguments } from "./validate-arguments.ts";

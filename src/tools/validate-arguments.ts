@@ -1,9 +1,19 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Tool } from "./tool.ts";
 import { toolSignature } from "./tool-signature.ts";
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+// Loaded on the first validation: Ajv is 60 modules, which code that only declares tools (the navigation tools) need not load.
+let ajv: Ajv | undefined;
 const validators = new WeakMap<object, ValidateFunction>();
+
+function validator(): Ajv {
+  if (!ajv) {
+    const { Ajv: AjvClass } = createRequire(import.meta.url)("ajv") as typeof import("ajv");
+    ajv = new AjvClass({ allErrors: true, strict: false, useDefaults: false });
+  }
+  return ajv;
+}
 
 /** One way a call's arguments break the tool's schema. */
 export interface ArgumentError {
@@ -39,7 +49,7 @@ export type ArgumentValidation =
 export function validateToolArguments(tool: Tool, args: unknown): ArgumentValidation {
   let validate = validators.get(tool.parameters);
   if (!validate) {
-    validate = ajv.compile(tool.parameters);
+    validate = validator().compile(tool.parameters);
     validators.set(tool.parameters, validate);
   }
   if (validate(args)) return { ok: true, args: args as Record<string, unknown> };
