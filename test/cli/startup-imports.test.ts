@@ -32,6 +32,8 @@ describe("what a command loads at start-up", () => {
     { label: "--help", args: ["--help"], allowed: ["commander"] },
     { label: "config, nothing set", args: ["config"], allowed: ["commander"] },
     { label: "nav with an unknown tool (arguments parsed, nothing run)", args: ["nav", "frobnicate"], allowed: ["commander"], status: 1 },
+    // A search runs the navigation tools (the read rule's packages, the parser, Ajv for the arguments), not the sandbox (isolated-vm, acorn).
+    { label: "a nav search", args: ["nav", "search", "needle", "--repo", "."], allowed: ["ajv", "commander", "fast-deep-equal", "fast-uri", "ignore", "json-schema-traverse", "picomatch", "web-tree-sitter"] },
   ])("$label: $allowed", ({ args, allowed, status = 0 }) => {
     const run = packagesLoaded(args);
     expect(run.status).toBe(status);
