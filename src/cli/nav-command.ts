@@ -43,22 +43,25 @@ async function nav(name: string, rawArgs: readonly string[], options: { repo: st
   const schemas = Object.values(tool.parameters.properties);
   const checked = checkToolArguments(tool, rawArgs.map((text, index) => (schemas[index]?.type === "string" ? text : parseArgument(text))));
   if (!checked.ok) throw new CliError(checked.message);
-  let result: unknown;
   try {
-    result = await tool.handler(checked.args, { sessionId: "cli", signal: new AbortController().signal });
-  } catch (error) {
-    io.stderr.write(`rlmkit: ${toolName} failed: ${(error as Error)?.message ?? error}. Usage: ${toolSignature(tool)}\n`);
-    return EXIT_ERROR;
+    let result: unknown;
+    try {
+      result = await tool.handler(checked.args, { sessionId: "cli", signal: new AbortController().signal });
+    } catch (error) {
+      io.stderr.write(`rlmkit: ${toolName} failed: ${(error as Error)?.message ?? error}. Usage: ${toolSignature(tool)}\n`);
+      return EXIT_ERROR;
+    }
+    // The answer is printed before the tools close: closing saves the index cache and the walk's listing.
+    if (isNavError(result) && !options.json) {
+      const hints = [...(result.didYouMean ?? []).map((name) => `did you mean ${name}?`), ...(result.candidates ?? []).map((name) => `candidate: ${name}`)];
+      io.stderr.write(`rlmkit: ${result.error}${hints.length ? `\n  ${hints.join("\n  ")}` : ""}\n`);
+      return EXIT_ERROR;
+    }
+    io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatNavResult(toolName, result)}\n`);
+    return isNavError(result) ? EXIT_ERROR : EXIT_OK;
   } finally {
     await closeNavTools();
   }
-  if (isNavError(result) && !options.json) {
-    const hints = [...(result.didYouMean ?? []).map((name) => `did you mean ${name}?`), ...(result.candidates ?? []).map((name) => `candidate: ${name}`)];
-    io.stderr.write(`rlmkit: ${result.error}${hints.length ? `\n  ${hints.join("\n  ")}` : ""}\n`);
-    return EXIT_ERROR;
-  }
-  io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatNavResult(toolName, result)}\n`);
-  return isNavError(result) ? EXIT_ERROR : EXIT_OK;
 }
 
 /** A command-line argument as a JSON value when it parses as one (other than a bare word), else the string itself. */

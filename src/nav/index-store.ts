@@ -32,6 +32,7 @@ export class IndexStore implements ListingStore {
   // The listing as first read (`null`: none), and its write in progress.
   #listing: WalkListing | null | undefined;
   #listingWrite: Promise<void> | undefined;
+  #closed = false;
   readonly #spills: SymbolSpill[] = [];
 
   /**
@@ -87,7 +88,8 @@ export class IndexStore implements ListingStore {
   /** Keeps a walk's listing for the next process: made and written once this thread is free (a search answers first), and waited for by {@link close}. */
   write(make: () => WalkListing | undefined): void {
     const file = this.#file;
-    if (file === undefined) return;
+    // After close, nothing waits for a write: none starts (the caller may be removing the cache directory).
+    if (file === undefined || this.#closed) return;
     const previous = this.#listingWrite ?? Promise.resolve();
     const keep = async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -139,6 +141,7 @@ export class IndexStore implements ListingStore {
 
   /** Lets go of the spill files and the cache's open files: symbols not read before are then unavailable. */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#listingWrite;
     for (const spill of this.#spills.splice(0)) spill.close();
     (await this.#contents)?.close();

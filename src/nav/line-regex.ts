@@ -47,7 +47,8 @@ export function lineRegex(pattern: string, caseSensitive: boolean): LineRegex | 
   const key = `${caseSensitive ? "s" : "i"}${pattern}`;
   let known = recent.get(key);
   if (!known) {
-    known = readLineRegex(pattern, caseSensitive);
+    // Frozen: every caller of a pattern shares the one object.
+    known = Object.freeze(readLineRegex(pattern, caseSensitive));
     if (recent.size >= RECENT_PATTERNS) recent.delete(recent.keys().next().value!);
     recent.set(key, known);
   }

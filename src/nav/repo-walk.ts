@@ -82,8 +82,9 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
       }
       for (const file of part.files) found.files.push(file);
       for (const link of part.outsideLinks) found.outsideLinks.push(link);
-      found.trace.folders.push(...part.trace.folders);
-      found.trace.links.push(...part.trace.links);
+      // One by one: a spread of 150,000 arguments overflows the stack.
+      for (const folder of part.trace.folders) found.trace.folders.push(folder);
+      for (const link of part.trace.links) found.trace.links.push(link);
       found.trace.complete &&= part.trace.complete;
     }
   }

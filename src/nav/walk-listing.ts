@@ -133,7 +133,9 @@ export function readListing(file: string): WalkListing | undefined {
     if (parsed?.version !== LISTING_VERSION) return undefined;
     const { secretFiles, watched } = parsed;
     if (!isStrings(secretFiles) || typeof parsed.folders !== "string" || typeof parsed.files !== "string" || typeof parsed.links !== "string") return undefined;
-    const [folders, files, links] = [parsed.folders, parsed.files, parsed.links].map((joined) => (joined === "" ? [] : joined.split(SEPARATOR))) as [string[], string[], string[]];
+    // The folders always hold the root (""): a repository whose only folder it is keeps them as "".
+    const folders = parsed.folders.split(SEPARATOR);
+    const [files, links] = [parsed.files, parsed.links].map((joined) => (joined === "" ? [] : joined.split(SEPARATOR))) as [string[], string[]];
     if (!Array.isArray(watched) || watched.length !== (folders.length * 2 + GIT_PATHS.length) * WATCH_STRIDE || !watched.every((value) => typeof value === "number")) return undefined;
     // Folders exist (kind "directory"); the other paths may be missing.
     for (let index = 0; index < watched.length / WATCH_STRIDE; index++) if (!allowedKinds(index, folders.length).includes(watched[index * WATCH_STRIDE] as number)) return undefined;
@@ -162,8 +164,9 @@ function shapedAsAWalk(folders: readonly string[], files: readonly string[], lin
 }
 
 // A path no walk lists: an empty, `.` or `..` segment, one that starts at the root of the file system, anything in
-// `.git`; on Windows, a backslash or a drive.
-const NOT_WALKED = process.platform === "win32" ? /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)|[\\:]/ : /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)/;
+// `.git` (in any case where the file system ignores case); on Windows, a backslash or a drive.
+const NOT_WALKED =
+  process.platform === "win32" ? /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)|[\\:]/i : process.platform === "darwin" ? /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)/i : /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)/;
 
 /** Writes `listing` to `file` (making its folder): to a temporary name, then renamed. */
 export async function writeListing(file: string, listing: WalkListing): Promise<void> {

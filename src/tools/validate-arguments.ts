@@ -3,7 +3,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Tool } from "./tool.ts";
 import { toolSignature } from "./tool-signature.ts";
 
-// Loaded on the first validation: Ajv is 60 modules, which code that only declares tools (the navigation tools) need not load.
+// Loaded on the first validation: Ajv is 63 modules, which code that only declares tools (the navigation tools) need not load.
 let ajv: Ajv | undefined;
 const validators = new WeakMap<object, ValidateFunction>();
 

@@ -26,7 +26,7 @@ test.each<{ protocol: ProtocolName; first: ScriptedReply | { text: string; toolC
 ])("$protocol: a nav question answered from a nav_search result", async ({ protocol, first, answer }) => {
   const model = new ScriptedModel([first as ScriptedReply, answerFromResult(answer)]);
   const events: SessionEvent[] = [];
-  const result = await runSession({ question: "Where is label defined in Python?", model, repo: REPO, protocol, subcalls: false, sandbox: { backend: "isolate" }, onEvent: (event) => events.push(event) });
+  const result = await runSession({ question: "Where is label defined in Python?", model, repo: REPO, navOptions: { cacheDir: false }, protocol, subcalls: false, sandbox: { backend: "isolate" }, onEvent: (event) => events.push(event) });
   expect(result).toMatchObject({ status: "final", answer: "It is defined in py/models.py.", iterations: 2 });
   expect(events.filter((event) => event.type === "tool_call").map((event) => event.type === "tool_call" && event.tool)).toEqual(["nav_search"]);
 });

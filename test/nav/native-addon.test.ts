@@ -129,15 +129,21 @@ describe.skipIf(!nativeAddon())("the native addon's stat", () => {
     await fs.symlink(path.join(root, "a.txt"), path.join(root, "link"));
     await fs.symlink(path.join(root, "dir"), path.join(root, "dir-link"));
     await fs.symlink(path.join(root, "gone"), path.join(root, "dangling"));
-    const names = ["a.txt", "dir", "link", "dir-link", "dangling", "missing"];
+    expect(spawnSync("mkfifo", [path.join(root, "fifo")]).status).toBe(0);
+    const names = ["a.txt", "dir", "link", "dir-link", "dangling", "missing", "fifo", "a.txt/not-a-folder"];
     const many = Array.from({ length: 300 }, (_, index) => path.join(root, names[index % names.length]!));
     const stats = lstatEntries(many);
     many.forEach((file, index) => {
-      const stat = lstatSync(file, { throwIfNoEntry: false });
+      let stat: ReturnType<typeof lstatSync> | undefined;
+      try {
+        stat = lstatSync(file);
+      } catch {
+        stat = undefined;
+      }
       const kind = stat?.isFile() ? "file" : stat?.isDirectory() ? "directory" : stat?.isSymbolicLink() ? "symlink" : "other";
       expect(stats[index]).toEqual(stat && { kind, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
     });
-    expect(stats.slice(0, 6).map((stat) => stat?.kind)).toEqual(["file", "directory", "symlink", "symlink", "symlink", undefined]);
+    expect(stats.slice(0, 8).map((stat) => stat?.kind)).toEqual(["file", "directory", "symlink", "symlink", "symlink", undefined, "other", undefined]);
     process.env.RLMKIT_NATIVE_ADDON = "0";
     expect(lstatEntries(many)).toEqual(stats);
   });

@@ -87,6 +87,14 @@ describe("a walk with a second thread", () => {
     expect(walkRepository(root, new ReadRule(root), ["small", "ignored", "not-there"], answersWrongly)).toEqual(walkRepository(root, new ReadRule(root)));
   });
 
+  test("a worker's part with more folders than a call takes arguments is joined", () => {
+    const many = Array.from({ length: 200_000 }, (_, index) => `small/d${index}`);
+    const huge = () => ({ collect: () => new Map([["small", { files: [], outsideLinks: [], trace: { folders: many, links: many, complete: true } }]]), cancel: () => undefined });
+    const walked = walkRepository(root, new ReadRule(root), ["small"], huge);
+    expect(walked.trace.folders.length).toBeGreaterThan(200_000);
+    expect(walked.trace.links.length).toBe(200_000);
+  });
+
   test("a worker that never starts is given up within seconds, and the calling thread walks its folders", () => {
     const never = (rootDir: string, secretFiles: readonly string[], folders: readonly string[]) => startWalkHelper(rootDir, secretFiles, folders, new URL("./no-such-walk-worker.js", import.meta.url));
     const started = performance.now();

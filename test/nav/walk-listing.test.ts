@@ -6,40 +6,21 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { ReadRule } from "../../src/access/read-rule.ts";
-import { createNavTools } from "../../src/nav/index.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { listingOf, readListing, replayListing, writeListing, type WalkListing } from "../../src/nav/walk-listing.ts";
 import { FirstWalk, type ListingStore } from "../../src/nav/walk-state.ts";
 import { writeUnder } from "./fixture-repo.ts";
-
-// Short, so that the tests need not wait 2 s for their folders to settle; changes come after waiting longer.
-const SETTLED_MS = 40;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { makeListingRepo, SETTLED_MS, sleep } from "./listing-repo.ts";
 
 let base: string;
 let root: string;
 const write = (relative: string, text?: string) => writeUnder(root, relative, text);
 
 beforeEach(async () => {
-  base = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), "rlmkit-walk-listing-")));
-  root = path.join(base, "repo");
-  for (const folder of ["src/app", "src/lib", "docs"]) for (let index = 0; index < 3; index++) await write(`${folder}/f${index}.py`, `x = ${index}\n`);
-  await write(".gitignore", "*.log\nbuild/\n");
-  await write("src/lib/.gitignore", "generated.py\n");
-  await write("src/lib/generated.py");
-  await write("src/app/run.log");
-  await write("build/out.py");
-  await write("config/.env", "SECRET=1\n");
-  await fsp.mkdir(path.join(root, "empty"));
-  await fsp.mkdir(path.join(root, ".git", "info"), { recursive: true });
-  await fsp.mkdir(path.join(base, "outside"));
-  await fsp.writeFile(path.join(base, "outside", "o.py"), "o\n");
-  await fsp.symlink(path.join(root, "docs", "f0.py"), path.join(root, "src", "doc-link.py"));
-  await fsp.symlink(path.join(base, "outside", "o.py"), path.join(root, "src", "outside-link.py"));
+  ({ base, root } = await makeListingRepo());
 });
 
 afterEach(async () => {
@@ -47,8 +28,6 @@ afterEach(async () => {
   await fsp.rm(base, { recursive: true, force: true });
 });
 
-// Keeps listings in memory. As the disk store does, it makes a listing later than the walk asks
-// (here, when the test calls `flush`), and drops the kept one when the walk leaves none.
 class MemoryListings implements ListingStore {
   kept: WalkListing | undefined;
   writes = 0;
@@ -258,74 +237,5 @@ describe("a kept listing", () => {
     const shared = listingOf(root, walkRepository(root, new ReadRule(root), ["src/app", "src/lib", "docs", "empty"]), [], startedAt, SETTLED_MS);
     expect(single).toBeDefined();
     expect(shared).toEqual(single);
-  });
-});
-
-describe("a listing file", () => {
-  test("round-trips, and a malformed one reads as none", async () => {
-    await sleep(SETTLED_MS * 3);
-    const listing = listingOf(root, onDisk(), [], Date.now(), SETTLED_MS)!;
-    const file = path.join(base, "walk.list");
-    await writeListing(file, listing);
-    expect(readListing(file)).toEqual(listing);
-    const broken: Record<string, unknown>[] = [
-      { ...listing, version: 2 },
-      { ...listing, version: 3, files: 3 },
-      { ...listing, version: 3, files: [...listing.files, "../escape.py"] },
-      { ...listing, version: 3, links: ["/etc/passwd"] },
-      { ...listing, version: 3, watched: listing.watched.slice(1) },
-      // A folder said to be missing: a walk lists only folders that are there.
-      { ...listing, version: 3, watched: [0, ...listing.watched.slice(1)] },
-      // Out of order, or twice: a walk lists each file once, in path order.
-      { ...listing, version: 3, files: [...listing.files].reverse() },
-      { ...listing, version: 3, files: [...listing.files, listing.files.at(-1)] },
-      // Not as a walk makes it: a file in a folder the walk did not list, a folder whose parent it did not.
-      { ...listing, version: 3, files: [...listing.files, "unlisted/a.py"] },
-      { ...listing, version: 3, folders: [...listing.folders, "x/y"], watched: [...listing.watched, 0, 0, 0, 0, 0, 0, 0, 0] },
-    ];
-    // As the file holds them: each list of paths joined by NUL.
-    const asWritten = (value: Record<string, unknown>) => ({ ...value, ...Object.fromEntries(["folders", "files", "links"].map((key) => [key, Array.isArray(value[key]) ? (value[key] as unknown[]).join("\0") : value[key]])) });
-    expect(asWritten({ ...listing, version: 3 })).toEqual(JSON.parse(await fsp.readFile(file, "utf8")));
-    for (const value of broken) {
-      await fsp.writeFile(file, JSON.stringify(asWritten(value)));
-      expect(readListing(file), JSON.stringify(value).slice(0, 200)).toBeUndefined();
-    }
-    await fsp.writeFile(file, "{ not json");
-    expect(readListing(file)).toBeUndefined();
-    expect(readListing(path.join(base, "missing.list"))).toBeUndefined();
-  });
-});
-
-describe("the navigation tools", () => {
-  test("keep the listing beside the disk cache, and a new process's first walk uses it and sees a new file", async () => {
-    const cacheDir = path.join(base, "cache");
-    // The default settling time: the repository's folders must be older than 2 s.
-    await sleep(2_100);
-    // Turned off, no listing is kept.
-    process.env.RLMKIT_WALK_LISTING = "0";
-    try {
-      const off = await createNavTools(root, { cacheDir });
-      expect(await off.search("x = 1", { caseSensitive: true })).toMatchObject({ matches: [{ path: "docs/f1.py" }, { path: "src/app/f1.py" }, { path: "src/lib/f1.py" }] });
-      await off.close();
-    } finally {
-      delete process.env.RLMKIT_WALK_LISTING;
-    }
-    expect((await fsp.readdir(cacheDir)).filter((name) => name.endsWith(".list"))).toEqual([]);
-    const first = await createNavTools(root, { cacheDir });
-    expect(await first.search("x = 1", { caseSensitive: true })).toMatchObject({ matches: [{ path: "docs/f1.py" }, { path: "src/app/f1.py" }, { path: "src/lib/f1.py" }] });
-    await first.close();
-    expect((await fsp.readdir(cacheDir)).filter((name) => name.endsWith(".list"))).toHaveLength(1);
-
-    const readdir = vi.spyOn(fs, "readdirSync");
-    const second = await createNavTools(root, { cacheDir });
-    expect(await second.search("x = 1", { caseSensitive: true })).toMatchObject({ matches: [{ path: "docs/f1.py" }, { path: "src/app/f1.py" }, { path: "src/lib/f1.py" }] });
-    await second.close();
-    expect(readdir.mock.calls.filter(([folder]) => String(folder).startsWith(root))).toEqual([]);
-
-    await write("src/lib/added.py", "x = 1\n");
-    const third = await createNavTools(root, { cacheDir });
-    const found = await third.search("x = 1", { caseSensitive: true });
-    await third.close();
-    expect(found).toMatchObject({ matches: [{ path: "docs/f1.py" }, { path: "src/app/f1.py" }, { path: "src/lib/added.py" }, { path: "src/lib/f1.py" }] });
   });
 });

@@ -29,7 +29,8 @@ export function tempDir(prefix: string): string {
 export async function removeTempDirs(): Promise<void> {
   const dirs = [...made];
   made.clear();
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  // Retried: a child process a test stopped may still be writing into its folder for a moment.
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
 }
 
 afterAll(removeTempDirs);
