@@ -22,6 +22,12 @@ export interface ReadRefusal {
 }
 
 /**
+ * Changes whenever what the rule refuses changes (a pattern's meaning, a new kind of refusal): a walk's
+ * listing kept under another version is not used (see walk-listing.ts).
+ */
+export const READ_RULE_VERSION = 1;
+
+/**
  * The one rule for which files of a repository a model may see, used by the
  * nav tools (their walk and every path they are given), MCP's `rlm_query`
  * `path` and the command line's `--context` inside a repository. Refused:

@@ -26,6 +26,11 @@ export interface WalkedFile {
 export interface WalkTrace {
   /** Every folder the walk listed ("" is the root). */
   readonly folders: string[];
+  /**
+   * Each folder's size, mtime and ctime just before the walk read it, three numbers per folder in the order of
+   * `folders`: a folder whose times differ after the walk changed while it was walked, whatever the clocks say.
+   */
+  readonly folderTimes: number[];
   /** Every symlink the rule let through: followed again whenever the listing is used. */
   readonly links: string[];
   /** False when a folder could not be listed or a file could not be `stat`ed: the walk is not one to trust again. */
@@ -84,6 +89,7 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
       for (const link of part.outsideLinks) found.outsideLinks.push(link);
       // One by one: a spread of 150,000 arguments overflows the stack.
       for (const folder of part.trace.folders) found.trace.folders.push(folder);
+      for (const value of part.trace.folderTimes) found.trace.folderTimes.push(value);
       for (const link of part.trace.links) found.trace.links.push(link);
       found.trace.complete &&= part.trace.complete;
     }
@@ -92,7 +98,7 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
   found.files.sort((a, b) => comparePaths(a.path, b.path));
   found.outsideLinks.sort();
   // In path order, whichever thread walked which folder.
-  found.trace.folders.sort(comparePaths);
+  sortFolders(found.trace);
   found.trace.links.sort(comparePaths);
   return found;
 }
@@ -101,7 +107,18 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
 export type WalkedPart = RepositoryWalk;
 
 function newPart(): WalkedPart {
-  return { files: [], outsideLinks: [], trace: { folders: [], links: [], complete: true } };
+  return { files: [], outsideLinks: [], trace: { folders: [], folderTimes: [], links: [], complete: true } };
+}
+
+// The trace's folders in path order, each with its times.
+function sortFolders(trace: WalkTrace): void {
+  const order = trace.folders.map((_, index) => index).sort((a, b) => comparePaths(trace.folders[a]!, trace.folders[b]!));
+  const folders = order.map((index) => trace.folders[index]!);
+  const times = order.flatMap((index) => trace.folderTimes.slice(index * 3, index * 3 + 3));
+  trace.folders.length = 0;
+  for (const folder of folders) trace.folders.push(folder);
+  trace.folderTimes.length = 0;
+  for (const value of times) trace.folderTimes.push(value);
 }
 
 /**
@@ -187,7 +204,10 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, found: Wa
   const prefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
   let entries: fs.Dirent[];
   try {
+    // Before the folder is read: a change after that moves its times (see WalkTrace.folderTimes).
+    const before = fs.lstatSync(absolute);
     entries = fs.readdirSync(absolute, { withFileTypes: true });
+    found.trace.folderTimes.push(before.size, before.mtimeMs, before.ctimeMs);
   } catch {
     found.trace.complete = false;
     return;

@@ -5,8 +5,9 @@
 // change only with its mtime and ctime.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import type { ReadRule } from "../access/read-rule.ts";
+import { READ_RULE_VERSION, type ReadRule } from "../access/read-rule.ts";
 import { lstatEntries, type EntryKind, type EntryStat } from "./file-stats.ts";
 import { comparePaths, followLink, type RepositoryWalk, type WalkedFile } from "./repo-walk.ts";
 import { pathUnder } from "./text-scan.ts";
@@ -40,6 +41,8 @@ const GIT = [[0, KIND_CODES.directory], IGNORE_FILE];
 
 /** A walk as kept: what it listed, and the `lstat`s of everything whose change would change the listing. */
 export interface WalkListing {
+  /** The read rule's code: its version and the `ignore` package's (a listing made under others is not used). */
+  readonly rules: string;
   /** The read rule's secret-file patterns (a listing made under others is not used). */
   readonly secretFiles: readonly string[];
   /** Every folder the walk listed ("" is the root), in path order. */
@@ -69,6 +72,8 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
   const watched: number[] = [];
   for (let index = 0; index < paths.length; index++) {
     const stat = stats[index];
+    // A folder changed since the walk read it (its times before the read are in the trace).
+    if (index < trace.folders.length && stat && !sameTimes(stat, trace.folderTimes, index * 3)) return undefined;
     const kind = stat ? KIND_CODES[stat.kind] : 0;
     if (!allowedKinds(index, trace.folders.length).includes(kind)) return undefined;
     if (stat && (stat.mtimeMs >= startedAt - settledMs || stat.ctimeMs >= startedAt - settledMs)) return undefined;
@@ -76,7 +81,23 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
   }
   const links = new Set(trace.links);
   const files = walk.files.filter((file) => !links.has(file.path)).map((file) => file.path);
-  return { secretFiles: [...secretFiles], folders: [...trace.folders], watched, files, links: [...trace.links] };
+  return { rules: rulesCode(), secretFiles: [...secretFiles], folders: [...trace.folders], watched, files, links: [...trace.links] };
+}
+
+let rules: string | undefined;
+
+// The read rule's version and the version of the package that reads .gitignore files for it.
+function rulesCode(): string {
+  if (rules === undefined) {
+    let ignoreVersion = "?";
+    try {
+      ignoreVersion = String((createRequire(import.meta.url)("ignore/package.json") as { version?: unknown }).version);
+    } catch {
+      // A bundle without the package's manifest: the rule's own version still tells.
+    }
+    rules = `${READ_RULE_VERSION}/ignore@${ignoreVersion}`;
+  }
+  return rules;
 }
 
 /**
@@ -87,6 +108,7 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
  * a walk would) and the symlinks followed again.
  */
 export function replayListing(root: string, listing: WalkListing, { secretFiles }: Pick<ReadRule, "secretFiles">): RepositoryWalk | undefined {
+  if (listing.rules !== rulesCode()) return undefined;
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
   for (let index = 0; index < watchedNow.length; index++) if (!sameEntry(watchedNow[index], listing.watched, index * WATCH_STRIDE)) return undefined;
@@ -103,7 +125,8 @@ export function replayListing(root: string, listing: WalkListing, { secretFiles 
   for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks });
   if (listing.links.length > 0) files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
-  return { files, outsideLinks, trace: { folders: [...listing.folders], links: [...listing.links], complete: true } };
+  const folderTimes = listing.folders.flatMap((_, index) => listing.watched.slice(index * WATCH_STRIDE + 1, index * WATCH_STRIDE + 4));
+  return { files, outsideLinks, trace: { folders: [...listing.folders], folderTimes, links: [...listing.links], complete: true } };
 }
 
 // The paths whose `lstat`s a listing keeps: its folders, each folder's `.gitignore`, and the root's exclusions with their folder.
@@ -114,6 +137,10 @@ function watchedPaths(folders: readonly string[]): string[] {
 // The kinds the watched path at `index` may have (see watchedPaths).
 function allowedKinds(index: number, folders: number): readonly number[] {
   return index < folders ? FOLDER : index < 2 * folders ? IGNORE_FILE : GIT[index - 2 * folders]!;
+}
+
+function sameTimes(stat: EntryStat, times: readonly number[], at: number): boolean {
+  return stat.size === times[at] && stat.mtimeMs === times[at + 1] && stat.ctimeMs === times[at + 2];
 }
 
 function sameEntry(stat: EntryStat | undefined, watched: readonly number[], at: number): boolean {
@@ -131,15 +158,15 @@ export function readListing(file: string): WalkListing | undefined {
   try {
     const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Record<keyof WalkListing | "version", unknown>>;
     if (parsed?.version !== LISTING_VERSION) return undefined;
-    const { secretFiles, watched } = parsed;
-    if (!isStrings(secretFiles) || typeof parsed.folders !== "string" || typeof parsed.files !== "string" || typeof parsed.links !== "string") return undefined;
+    const { rules: rulesOfFile, secretFiles, watched } = parsed;
+    if (typeof rulesOfFile !== "string" || !isStrings(secretFiles) || typeof parsed.folders !== "string" || typeof parsed.files !== "string" || typeof parsed.links !== "string") return undefined;
     // The folders always hold the root (""): a repository whose only folder it is keeps them as "".
     const folders = parsed.folders.split(SEPARATOR);
     const [files, links] = [parsed.files, parsed.links].map((joined) => (joined === "" ? [] : joined.split(SEPARATOR))) as [string[], string[]];
     if (!Array.isArray(watched) || watched.length !== (folders.length * 2 + GIT_PATHS.length) * WATCH_STRIDE || !watched.every((value) => typeof value === "number")) return undefined;
     // Folders exist (kind "directory"); the other paths may be missing.
     for (let index = 0; index < watched.length / WATCH_STRIDE; index++) if (!allowedKinds(index, folders.length).includes(watched[index * WATCH_STRIDE] as number)) return undefined;
-    return shapedAsAWalk(folders, files, links) ? { secretFiles, folders, watched: watched as number[], files, links } : undefined;
+    return shapedAsAWalk(folders, files, links) ? { rules: rulesOfFile, secretFiles, folders, watched: watched as number[], files, links } : undefined;
   } catch {
     return undefined;
   }
@@ -173,9 +200,9 @@ export async function writeListing(file: string, listing: WalkListing): Promise<
   const temporary = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
   try {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const { secretFiles, folders, watched, files, links } = listing;
+    const { rules: rulesOfListing, secretFiles, folders, watched, files, links } = listing;
     const joined = { folders: folders.join(SEPARATOR), files: files.join(SEPARATOR), links: links.join(SEPARATOR) };
-    await fs.promises.writeFile(temporary, JSON.stringify({ version: LISTING_VERSION, secretFiles, watched, ...joined }));
+    await fs.promises.writeFile(temporary, JSON.stringify({ version: LISTING_VERSION, rules: rulesOfListing, secretFiles, watched, ...joined }));
     await fs.promises.rename(temporary, file);
   } finally {
     await fs.promises.rm(temporary, { force: true });

@@ -106,6 +106,7 @@ export class FirstWalk {
       return stateOf(kept);
     }
     // When the walk began reading: a thread ahead of it, or the rule (which keeps the ignore files as it read them), may have begun before.
+    // (A thread ahead is used for at most AHEAD_FRESH_MS, well under LISTING_SETTLED_MS: its term only guards that relation.)
     const startedAt = Math.min(Date.now(), ahead?.at ?? Infinity, this.#rule.firstReadAt ?? Infinity);
     const walked = this.#walkNow(ahead, cache);
     // Checked later: the folders' `lstat`s and the write are no part of the answer the walk is for.

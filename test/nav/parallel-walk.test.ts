@@ -82,16 +82,17 @@ describe("a walk with a second thread", () => {
   });
 
   test("only the folders the whole walk meets count: the worker's other answers are dropped, and a met folder it did not answer for is walked here", () => {
-    const fake = (folder: string) => ({ files: [{ path: `${folder}/planted.py`, size: 1, mtimeMs: 1, ctimeMs: 1 }], outsideLinks: [`${folder}/planted-link`], trace: { folders: [folder], links: [`${folder}/planted-link`], complete: true } });
+    const fake = (folder: string) => ({ files: [{ path: `${folder}/planted.py`, size: 1, mtimeMs: 1, ctimeMs: 1 }], outsideLinks: [`${folder}/planted-link`], trace: { folders: [folder], folderTimes: [0, 0, 0], links: [`${folder}/planted-link`], complete: true } });
     const answersWrongly = () => ({ collect: () => new Map([["ignored", fake("ignored")], ["not-there", fake("not-there")], ["big/../x", fake("big/../x")]]), cancel: () => undefined });
     expect(walkRepository(root, new ReadRule(root), ["small", "ignored", "not-there"], answersWrongly)).toEqual(walkRepository(root, new ReadRule(root)));
   });
 
   test("a worker's part with more folders than a call takes arguments is joined", () => {
     const many = Array.from({ length: 200_000 }, (_, index) => `small/d${index}`);
-    const huge = () => ({ collect: () => new Map([["small", { files: [], outsideLinks: [], trace: { folders: many, links: many, complete: true } }]]), cancel: () => undefined });
+    const huge = () => ({ collect: () => new Map([["small", { files: [], outsideLinks: [], trace: { folders: many, folderTimes: many.flatMap(() => [0, 0, 0]), links: many, complete: true } }]]), cancel: () => undefined });
     const walked = walkRepository(root, new ReadRule(root), ["small"], huge);
     expect(walked.trace.folders.length).toBeGreaterThan(200_000);
+    expect(walked.trace.folderTimes.length).toBe(walked.trace.folders.length * 3);
     expect(walked.trace.links.length).toBe(200_000);
   });
 

@@ -112,6 +112,13 @@ describe("a kept listing", () => {
     expect(listedFolders).toBe(listsFolders);
   });
 
+  test("is not used under another version of the read rule's code", async () => {
+    const store = await keptListing();
+    expect(store.kept!.rules).toMatch(/^\d+\/ignore@\d+\.\d+\.\d+$/);
+    expect(replayListing(root, { ...store.kept!, rules: "0/ignore@0.0.0" }, new ReadRule(root))).toBeUndefined();
+    expect(replayListing(root, store.kept!, new ReadRule(root))).toBeDefined();
+  });
+
   test("is not used under other secret-file patterns", async () => {
     const store = await keptListing();
     const kept = store.kept!;
@@ -171,6 +178,18 @@ describe("a kept listing", () => {
     const store = new MemoryListings();
     new FirstWalk(root, new ReadRule(root), { listing: store, settledMs: SETTLED_MS }).walk(undefined);
     await fsp.rm(path.join(root, ".git/info"), { recursive: true });
+    store.flush();
+    expect(store.writes).toBe(0);
+  });
+
+  test("is not kept when a folder changed after the walk read it, even with the file system's clock behind", async () => {
+    await sleep(SETTLED_MS * 3);
+    // The folders' times are 5 s behind this process's clock (a file server's clock, say): they all look settled.
+    const now = Date.now.bind(Date);
+    vi.spyOn(Date, "now").mockImplementation(() => now() + 5_000);
+    const store = new MemoryListings();
+    new FirstWalk(root, new ReadRule(root), { listing: store, settledMs: SETTLED_MS }).walk(undefined);
+    await write("src/app/during.py");
     store.flush();
     expect(store.writes).toBe(0);
   });
