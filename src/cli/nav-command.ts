@@ -36,6 +36,16 @@ async function nav(name: string, rawArgs: readonly string[], options: { repo: st
   // Only the read rule comes from the configuration (file, environment, flag): nav needs no model.
   const { secretFiles } = resolveConfig({ flags: { secretFiles: options.secretFiles }, env: io.env, searchDir: repo }).values;
   const tools = await loadNavTools(repo, secretFiles);
+  try {
+    return await runNavTool(tools, toolName, rawArgs, options, io);
+  } finally {
+    // After the answer is printed: closing saves the index cache and the walk's listing.
+    await closeNavTools();
+  }
+}
+
+// Checks the arguments, runs the tool and prints its answer; the exit code.
+async function runNavTool(tools: Awaited<ReturnType<typeof loadNavTools>>, toolName: string, rawArgs: readonly string[], options: { json?: boolean }, io: CliIo): Promise<number> {
   // Loaded here, not at start-up: argument checking brings in ajv.
   const [{ checkToolArguments, toolSignature }, { formatNavResult }, { isNavError }] = await Promise.all([import("../tools/tool-arguments.ts"), import("./format-value.ts"), import("../nav/nav-results.ts")]);
   const tool = tools.find((candidate) => candidate.name === toolName);
@@ -43,25 +53,20 @@ async function nav(name: string, rawArgs: readonly string[], options: { repo: st
   const schemas = Object.values(tool.parameters.properties);
   const checked = checkToolArguments(tool, rawArgs.map((text, index) => (schemas[index]?.type === "string" ? text : parseArgument(text))));
   if (!checked.ok) throw new CliError(checked.message);
+  let result: unknown;
   try {
-    let result: unknown;
-    try {
-      result = await tool.handler(checked.args, { sessionId: "cli", signal: new AbortController().signal });
-    } catch (error) {
-      io.stderr.write(`rlmkit: ${toolName} failed: ${(error as Error)?.message ?? error}. Usage: ${toolSignature(tool)}\n`);
-      return EXIT_ERROR;
-    }
-    // The answer is printed before the tools close: closing saves the index cache and the walk's listing.
-    if (isNavError(result) && !options.json) {
-      const hints = [...(result.didYouMean ?? []).map((name) => `did you mean ${name}?`), ...(result.candidates ?? []).map((name) => `candidate: ${name}`)];
-      io.stderr.write(`rlmkit: ${result.error}${hints.length ? `\n  ${hints.join("\n  ")}` : ""}\n`);
-      return EXIT_ERROR;
-    }
-    io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatNavResult(toolName, result)}\n`);
-    return isNavError(result) ? EXIT_ERROR : EXIT_OK;
-  } finally {
-    await closeNavTools();
+    result = await tool.handler(checked.args, { sessionId: "cli", signal: new AbortController().signal });
+  } catch (error) {
+    io.stderr.write(`rlmkit: ${toolName} failed: ${(error as Error)?.message ?? error}. Usage: ${toolSignature(tool)}\n`);
+    return EXIT_ERROR;
   }
+  if (isNavError(result) && !options.json) {
+    const hints = [...(result.didYouMean ?? []).map((name) => `did you mean ${name}?`), ...(result.candidates ?? []).map((name) => `candidate: ${name}`)];
+    io.stderr.write(`rlmkit: ${result.error}${hints.length ? `\n  ${hints.join("\n  ")}` : ""}\n`);
+    return EXIT_ERROR;
+  }
+  io.stdout.write(`${options.json ? JSON.stringify(result, null, 2) : formatNavResult(toolName, result)}\n`);
+  return isNavError(result) ? EXIT_ERROR : EXIT_OK;
 }
 
 /** A command-line argument as a JSON value when it parses as one (other than a bare word), else the string itself. */

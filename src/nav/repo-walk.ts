@@ -88,7 +88,7 @@ export function walkRepository(root: string, rule: ReadRule = new ReadRule(root)
       for (const file of part.files) found.files.push(file);
       for (const link of part.outsideLinks) found.outsideLinks.push(link);
       // One by one: a spread of 150,000 arguments overflows the stack.
-      for (const folder of part.trace.folders) found.trace.folders.push(folder);
+      for (const partFolder of part.trace.folders) found.trace.folders.push(partFolder);
       for (const value of part.trace.folderTimes) found.trace.folderTimes.push(value);
       for (const link of part.trace.links) found.trace.links.push(link);
       found.trace.complete &&= part.trace.complete;
@@ -112,13 +112,13 @@ function newPart(): WalkedPart {
 
 // The trace's folders in path order, each with its times.
 function sortFolders(trace: WalkTrace): void {
-  const order = trace.folders.map((_, index) => index).sort((a, b) => comparePaths(trace.folders[a]!, trace.folders[b]!));
-  const folders = order.map((index) => trace.folders[index]!);
-  const times = order.flatMap((index) => trace.folderTimes.slice(index * 3, index * 3 + 3));
-  trace.folders.length = 0;
-  for (const folder of folders) trace.folders.push(folder);
-  trace.folderTimes.length = 0;
-  for (const value of times) trace.folderTimes.push(value);
+  const { folders, folderTimes } = trace;
+  const order = folders.map((_, index) => index).sort((a, b) => comparePaths(folders[a]!, folders[b]!));
+  const sortedFolders = order.map((index) => folders[index]!);
+  const sortedTimes: number[] = new Array(folderTimes.length);
+  for (let at = 0; at < order.length; at++) for (let value = 0; value < 3; value++) sortedTimes[at * 3 + value] = folderTimes[order[at]! * 3 + value]!;
+  for (let at = 0; at < sortedFolders.length; at++) folders[at] = sortedFolders[at]!;
+  for (let at = 0; at < sortedTimes.length; at++) folderTimes[at] = sortedTimes[at]!;
 }
 
 /**
@@ -202,15 +202,20 @@ function walkDirectory(root: string, relative: string, rule: ReadRule, found: Wa
   const absolute = relative ? path.join(root, relative) : root;
   // Joined by hand: path.join's normalising is the walk's largest cost after the system calls.
   const prefix = absolute.endsWith(path.sep) ? absolute : absolute + path.sep;
+  // Before the folder is read: a change after that moves its times (see WalkTrace.folderTimes). Where they cannot be
+  // had, the folder is still read, and the walk is not one to keep.
+  const before = fs.lstatSync(absolute, { throwIfNoEntry: false });
   let entries: fs.Dirent[];
   try {
-    // Before the folder is read: a change after that moves its times (see WalkTrace.folderTimes).
-    const before = fs.lstatSync(absolute);
     entries = fs.readdirSync(absolute, { withFileTypes: true });
-    found.trace.folderTimes.push(before.size, before.mtimeMs, before.ctimeMs);
   } catch {
     found.trace.complete = false;
     return;
+  }
+  if (before) found.trace.folderTimes.push(before.size, before.mtimeMs, before.ctimeMs);
+  else {
+    found.trace.complete = false;
+    found.trace.folderTimes.push(NaN, NaN, NaN);
   }
   found.trace.folders.push(relative);
   // In any case: on a file system that ignores case (macOS, Windows), git reads `.Gitignore` too.

@@ -86,16 +86,19 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
 
 let rules: string | undefined;
 
-// The read rule's version and the version of the package that reads .gitignore files for it.
+// The read rule's version and the versions of the packages it matches with (.gitignore rules, secret-file globs).
 function rulesCode(): string {
   if (rules === undefined) {
-    let ignoreVersion = "?";
-    try {
-      ignoreVersion = String((createRequire(import.meta.url)("ignore/package.json") as { version?: unknown }).version);
-    } catch {
-      // A bundle without the package's manifest: the rule's own version still tells.
-    }
-    rules = `${READ_RULE_VERSION}/ignore@${ignoreVersion}`;
+    const require = createRequire(import.meta.url);
+    const version = (name: string) => {
+      try {
+        return String((require(`${name}/package.json`) as { version?: unknown }).version);
+      } catch {
+        // A bundle without the package's manifest: the rule's own version still tells.
+        return "?";
+      }
+    };
+    rules = `${READ_RULE_VERSION}/ignore@${version("ignore")}/picomatch@${version("picomatch")}`;
   }
   return rules;
 }
@@ -125,7 +128,8 @@ export function replayListing(root: string, listing: WalkListing, { secretFiles 
   for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks });
   if (listing.links.length > 0) files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
-  const folderTimes = listing.folders.flatMap((_, index) => listing.watched.slice(index * WATCH_STRIDE + 1, index * WATCH_STRIDE + 4));
+  const folderTimes: number[] = new Array(listing.folders.length * 3);
+  for (let index = 0; index < listing.folders.length; index++) for (let value = 0; value < 3; value++) folderTimes[index * 3 + value] = listing.watched[index * WATCH_STRIDE + 1 + value]!;
   return { files, outsideLinks, trace: { folders: [...listing.folders], folderTimes, links: [...listing.links], complete: true } };
 }
 
@@ -191,9 +195,9 @@ function shapedAsAWalk(folders: readonly string[], files: readonly string[], lin
 }
 
 // A path no walk lists: an empty, `.` or `..` segment, one that starts at the root of the file system, anything in
-// `.git` (in any case where the file system ignores case); on Windows, a backslash or a drive.
-const NOT_WALKED =
-  process.platform === "win32" ? /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)|[\\:]/i : process.platform === "darwin" ? /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)/i : /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)/;
+// `.git` in any case (a file system may ignore case, whatever the platform; a folder `.GIT` only costs its
+// repository the listing); on Windows, a backslash, a drive, or `.git` with the dots and spaces Windows drops.
+const NOT_WALKED = process.platform === "win32" ? /(?:^|\/)(?:\.{0,2}|\.git[. ]*)(?:\/|$)|[\\:]/i : /(?:^|\/)(?:\.{0,2}|\.git)(?:\/|$)/i;
 
 /** Writes `listing` to `file` (making its folder): to a temporary name, then renamed. */
 export async function writeListing(file: string, listing: WalkListing): Promise<void> {

@@ -17,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), "rlmkit-startup-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The environment without configuration variables, so that "nothing set" holds wherever the test runs; the index cache goes under the test's folder. */
-const cleanEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(RLMKIT_|OPENAI_)/.test(name))), XDG_CACHE_HOME: join(dir, "cache") };
+const cleanEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(RLMKIT_|OPENAI_)/.test(name))), XDG_CACHE_HOME: join(dir, "cache"), LOCALAPPDATA: join(dir, "cache"), HOME: dir };
 
 function packagesLoaded(args: readonly string[]): { status: number | null; packages: string[] } {
   const run = spawnSync(process.execPath, ["--import", RECORDER, BIN, ...args], { cwd: dir, encoding: "utf8", env: cleanEnv, timeout: 30_000 });

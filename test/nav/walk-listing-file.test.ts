@@ -62,6 +62,18 @@ describe("a listing file", () => {
     expect(readListing(file)).toBeUndefined();
     expect(readListing(path.join(base, "missing.list"))).toBeUndefined();
   });
+
+  test("of a repository whose only folder is its root round-trips", async () => {
+    const flat = path.join(base, "flat");
+    await writeUnder(flat, "a.py", "x = 1\n");
+    await writeUnder(flat, "b.py", "x = 2\n");
+    await sleep(SETTLED_MS * 3);
+    const listing = listingOf(flat, walkRepository(flat, new ReadRule(flat)), [], Date.now(), SETTLED_MS)!;
+    expect(listing.folders).toEqual([""]);
+    const file = path.join(base, "flat.list");
+    await writeListing(file, listing);
+    expect(readListing(file)).toEqual(listing);
+  });
 });
 
 describe("the navigation tools", () => {
@@ -98,19 +110,6 @@ describe("the navigation tools", () => {
   });
 });
 
-describe("a listing file", () => {
-  test("of a repository whose only folder is its root round-trips", async () => {
-    const flat = path.join(base, "flat");
-    await writeUnder(flat, "a.py", "x = 1\n");
-    await writeUnder(flat, "b.py", "x = 2\n");
-    await sleep(SETTLED_MS * 3);
-    const listing = listingOf(flat, walkRepository(flat, new ReadRule(flat)), [], Date.now(), SETTLED_MS)!;
-    expect(listing.folders).toEqual([""]);
-    const file = path.join(base, "flat.list");
-    await writeListing(file, listing);
-    expect(readListing(file)).toEqual(listing);
-  });
-});
 
 describe("the disk store", () => {
   test("starts no listing write once closed", async () => {
