@@ -28,7 +28,7 @@ export interface WalkTrace {
   readonly folders: string[];
   /**
    * Each folder's size, mtime and ctime just before the walk read it, three numbers per folder in the order of
-   * `folders`: a folder whose times differ after the walk changed while it was walked, whatever the clocks say.
+   * `folders`: a folder whose times differ after the walk changed while it was walked, whatever the clocks say (but for a change in the same tick of the file system's clock as the read).
    */
   readonly folderTimes: number[];
   /** Every symlink the rule let through: followed again whenever the listing is used. */
