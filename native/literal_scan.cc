@@ -153,16 +153,27 @@ int64_t Clamp(double value, int64_t least) {
 }
 
 napi_value StartScan(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
-  napi_value argv[8];
+  size_t argc = 9;
+  napi_value argv[9];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes)");
+  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
   napi_get_value_bool(env, argv[2], &job->ignore_case);
   if (job->ignore_case) {
     for (char& c : job->needle) {
+      if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "a needle that ignores case must be ASCII");
+      c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
+    }
+  }
+  napi_valuetype also_type = napi_undefined;
+  if (argc >= 9) napi_typeof(env, argv[8], &also_type);
+  if (also_type != napi_undefined && !ReadStrings(env, argv[8], job->also)) return Throw(env, "also must be an array of strings");
+  for (std::string& other : job->also) {
+    if (other.empty()) return Throw(env, "also's needles must be non-empty strings");
+    if (!job->ignore_case) continue;
+    for (char& c : other) {
       if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "a needle that ignores case must be ASCII");
       c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
     }

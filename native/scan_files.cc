@@ -86,6 +86,18 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       const char* line_start = LineStart(data, hit);
       const char* line_end = static_cast<const char*>(memchr(hit, '\n', end - hit));
       if (line_end == nullptr) line_end = end;
+      // A line without every other needle cannot match: it is not kept (nor counted yet).
+      bool holds_all = true;
+      for (const std::string& other : job.also) {
+        if (memmem(searched + (line_start - data), line_end - line_start, other.data(), other.size()) == nullptr) {
+          holds_all = false;
+          break;
+        }
+      }
+      if (!holds_all) {
+        at = line_end + 1;
+        continue;
+      }
       line += CountLineFeeds(counted, line_start);
       counted = line_start;
       const int32_t values[kHitStride] = {static_cast<int32_t>(index), line + 1, static_cast<int32_t>(hit - line_start),

@@ -38,6 +38,8 @@ struct FileResult {
 struct Job {
   std::vector<std::string> paths;
   std::string needle;  // lower-cased when ignoring case (an ASCII needle)
+  // Other needles a kept line must hold too (a pattern's other required literals), lower-cased likewise.
+  std::vector<std::string> also;
   bool ignore_case = false;
   int64_t wanted = 0;
   int64_t max_line_bytes = 0;

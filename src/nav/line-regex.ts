@@ -1,7 +1,7 @@
 // Line-oriented regular expressions, as ripgrep matches them: a pattern never
 // matches across a line break.
 import { isClassEscape, NEWLINE, readEscape, UNSUPPORTED_HINT } from "./regex-escape.ts";
-import { MIN_LITERAL, requiredLiteral } from "./regex-literal.ts";
+import { MIN_LITERAL, requiredLiteral, requiredRuns } from "./regex-literal.ts";
 
 /** A pattern rewritten so that no part of it can match `\n`, ready for `new RegExp(source, flags)`. */
 export interface LineRegex {
@@ -24,6 +24,11 @@ export interface LineRegex {
    * pattern only on the lines that hold it, as ripgrep does with a pattern's literals.
    */
   readonly literal?: string;
+  /**
+   * Every run of at least three plain characters every match must contain (see {@link requiredRuns}),
+   * `literal` among them: a line that lacks one cannot match.
+   */
+  readonly literals: readonly string[];
 }
 
 // What \s, \W and \D match (JavaScript's definitions) with the line feed taken out, for use inside [...].
@@ -64,6 +69,16 @@ export function searchLiteral(request: { readonly regex: boolean; readonly query
   if (!request.regex) return request.query;
   const pattern = lineRegex(request.query, request.caseSensitive);
   return "error" in pattern || (backtracking && pattern.nestedRepetition) ? undefined : pattern.literal;
+}
+
+/**
+ * Every text each line a search matches holds: a literal query itself, or every required literal of
+ * a pattern (see {@link LineRegex.literals}); none for a pattern that is not valid.
+ */
+export function searchLiterals(request: { readonly regex: boolean; readonly query: string; readonly caseSensitive: boolean }): readonly string[] {
+  if (!request.regex) return [request.query];
+  const pattern = lineRegex(request.query, request.caseSensitive);
+  return "error" in pattern ? [] : pattern.literals;
 }
 
 // The patterns read last, with what they read as (the objects are never changed).
@@ -109,7 +124,8 @@ function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { r
   }
   const nestedRepetition = hasNestedRepetition(out);
   const literal = requiredLiteral(pattern);
-  const found = literal !== undefined && literal.length >= MIN_LITERAL ? { literal } : {};
+  const literals = (requiredRuns(pattern) ?? []).filter((run) => run.length >= MIN_LITERAL);
+  const found = literal !== undefined && literal.length >= MIN_LITERAL ? { literal, literals } : { literals: [] };
   return caseSensitive ? { source: out, flags: "gm", foldedSource: out, nestedRepetition, ...found } : { source: out, flags: "gim", foldedSource: folded, nestedRepetition, ...found };
 }
 

@@ -24,7 +24,7 @@ export const NATIVE_HIT_STRIDE = 6;
 export const NATIVE_STAT_STRIDE = 7;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 2;
+export const ADDON_VERSION = 3;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {
@@ -32,7 +32,8 @@ export interface NativeAddon {
    * Scans the files (absolute paths) for the needle on `threads` threads of its own; each file is read
    * whole, and the first hit of each line that holds the needle is reported. Once the files taken hold
    * `wanted` hits, no more files are taken; once the lines kept pass `maxLineBytes`, the scan stops.
-   * `ignoreCase` needs an ASCII needle.
+   * `ignoreCase` needs an ASCII needle. A line that lacks any of `also` (other needles, ASCII too when
+   * ignoring case) is not kept.
    */
   scan(
     paths: readonly string[],
@@ -43,6 +44,7 @@ export interface NativeAddon {
     deadlineMs: number,
     sniffBytes: number,
     maxLineBytes: number,
+    also?: readonly string[],
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
    * The `stat` of each path (following symlinks; with `noFollow`, its `lstat`) on `threads` threads,

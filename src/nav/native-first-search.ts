@@ -4,7 +4,7 @@
 // is the same, line for line.
 import os from "node:os";
 import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
-import { searchLiteral } from "./line-regex.ts";
+import { searchLiteral, searchLiterals } from "./line-regex.ts";
 import { bytesMatchText } from "./literal-finder.ts";
 import type { FilterSink } from "./file-filters.ts";
 import { NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
@@ -74,7 +74,9 @@ export async function searchNatively(
   const wanted = request.limit + 1;
   const threads = Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
-  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes);
+  // A pattern's other required literals: a line without one of them cannot match, so it is not kept.
+  const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.

@@ -1,5 +1,5 @@
 import { globMatcher } from "./file-rules.ts";
-import { lineRegex, searchLiteral } from "./line-regex.ts";
+import { lineRegex, searchLiterals } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
 import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import { symbolSpans } from "./cached-record.ts";
@@ -105,10 +105,13 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   return context.engine.search(context.searchFiles(), request, holds, learn);
 }
 
-// The trigrams every matching line holds: a literal's, or the required literal of a pattern.
+// The trigrams every matching line holds: a literal's, or those of every required literal of a pattern.
 function searchTrigrams(request: TextSearchRequest): Uint32Array | undefined {
-  const literal = searchLiteral(request);
-  return literal === undefined ? undefined : literalTrigrams(literal, request.caseSensitive);
+  const each = searchLiterals(request).map((literal) => literalTrigrams(literal, request.caseSensitive)).filter((trigrams) => trigrams !== undefined);
+  if (each.length === 0) return undefined;
+  const all = new Uint32Array(each.reduce((total, trigrams) => total + trigrams.length, 0));
+  each.reduce((at, trigrams) => (all.set(trigrams, at), at + trigrams.length), 0);
+  return all;
 }
 
 // The same paths, sizes, mtimes and ctimes (a cached list was ruled out by filters trusted for those).

@@ -15,6 +15,19 @@ export const MIN_LITERAL = 3;
  * @example requiredLiteral("^\\s*class\\s+\\w+Error\\b") // "class" (the longest run; "Error" ties and comes later)
  */
 export function requiredLiteral(pattern: string): string | undefined {
+  let longest: string | undefined;
+  for (const candidate of requiredRuns(pattern) ?? []) if (longest === undefined || candidate.length > longest.length) longest = candidate;
+  return longest;
+}
+
+/**
+ * Every run of plain characters that every match of `pattern` contains (read as {@link requiredLiteral}
+ * reads them), in the pattern's order; `undefined` when the pattern has a top-level `|` or an escape
+ * that cannot be read. A line that lacks any of them cannot match.
+ *
+ * @example requiredRuns("^\\s*class\\s+\\w+Error\\b") // ["class", "Error"]
+ */
+export function requiredRuns(pattern: string): string[] | undefined {
   const runs: string[] = [];
   let run = "";
   let depth = 0;
@@ -75,9 +88,7 @@ export function requiredLiteral(pattern: string): string | undefined {
     index++;
   }
   end();
-  let longest: string | undefined;
-  for (const candidate of runs) if (longest === undefined || candidate.length > longest.length) longest = candidate;
-  return longest;
+  return runs;
 }
 
 // A quantifier at `index` (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`): its length, and whether it allows zero repetitions.

@@ -95,6 +95,23 @@ describe.skipIf(!nativeAddon())("the native addon's scan", () => {
   });
 });
 
+describe.skipIf(!nativeAddon())("the native addon's scan with other needles", () => {
+  test("keeps only the lines that hold every needle, in either case when ignoring it", async () => {
+    const file = path.join(base, "also.txt");
+    await fs.writeFile(file, "class A:\nclass BError:\nraise Error\nclass CERROR(x): # error\n");
+    const lines = async (ignoreCase: boolean, also?: string[]) => {
+      const reply = await nativeAddon()!.scan([file], "class", ignoreCase, 1e9, 1, Date.now() + 10_000, 8000, 1 << 20, also).promise;
+      const numbers: number[] = [];
+      for (let at = 0; at < reply.hits.length; at += 6) numbers.push(reply.hits[at + 1]!);
+      return numbers;
+    };
+    expect(await lines(false)).toEqual([1, 2, 4]);
+    expect(await lines(false, ["Error"])).toEqual([2]);
+    expect(await lines(true, ["error"])).toEqual([2, 4]);
+    expect(await lines(false, ["Error", "nowhere"])).toEqual([]);
+  });
+});
+
 describe.skipIf(!nativeAddon())("the native addon's stat", () => {
   test("gives the size, mtime and ctime fs.statSync gives, bit for bit, and nothing for a path it cannot stat", async () => {
     const root = path.join(base, "stat");

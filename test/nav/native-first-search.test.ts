@@ -92,6 +92,10 @@ const QUERIES: Pick<TextSearchRequest, "query" | "regex" | "caseSensitive">[] = 
   { query: "self\\.\\s*\\w", regex: true, caseSensitive: true },
   { query: "^\\s*self\\.", regex: true, caseSensitive: true },
   { query: "SELF\\.\\w*$", regex: true, caseSensitive: false },
+  // Patterns with two required literals: the addon keeps only the lines that hold both.
+  { query: "self\\.\\w*.*xab", regex: true, caseSensitive: true },
+  { query: "xab.*self\\.", regex: true, caseSensitive: true },
+  { query: "SELF\\..*XAB", regex: true, caseSensitive: false },
 ];
 
 describe.skipIf(!nativeAddon())("a first search on the native addon's threads", () => {
@@ -142,6 +146,22 @@ describe.skipIf(!nativeAddon())("a first search on the native addon's threads", 
     const expected = asPlain(await search(files, request, false), false);
     expect(expected?.count).toBeGreaterThanOrEqual(0);
     expect(asPlain(await search(files, request, true), false)).toEqual(expected);
+  });
+
+  test.for<[string, boolean]>([
+    ["^\\s*class\\s+\\w+Error\\b", true],
+    ["class\\s+\\w+ERROR", false],
+    ["Error.*class", true],
+  ])("finds what the JavaScript scan finds for a pattern with two required literals: %s", async ([query, caseSensitive]) => {
+    const root = path.join(base, "two-literals");
+    await fs.mkdir(root, { recursive: true });
+    const text = "class A:\n  class BError(Exception):\nraise Error\nclass CERROR(x): # error\nError, class D\n\tclass EError:\r\n";
+    await fs.writeFile(path.join(root, "f.py"), text);
+    const files: SearchFile[] = [{ path: "f.py", size: Buffer.byteLength(text), mtimeMs: 0 }];
+    const request: TextSearchRequest = { root, query, regex: true, caseSensitive, limit: 100, maxFileBytes: 1 << 20 };
+    const expected = asPlain(await search(files, request, false), true);
+    expect(expected!.count).toBeGreaterThan(0);
+    expect(asPlain((await nativeSearch(files, request)) ?? undefined, true)).toEqual(expected);
   });
 
   test("leaves a pattern to the workers when the lines that hold its literal pass the bound (undefined), and keeps nothing of them", async () => {
