@@ -171,10 +171,11 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   if (argc >= 9) napi_typeof(env, argv[8], &also_type);
   if (also_type != napi_undefined && !ReadStrings(env, argv[8], job->also)) return Throw(env, "also must be an array of strings");
   for (std::string& other : job->also) {
-    if (other.empty()) return Throw(env, "also's needles must be non-empty strings");
+    // A line never holds a line feed: such a needle would drop every line.
+    if (other.empty() || other.find('\n') != std::string::npos) return Throw(env, "also's needles must be non-empty strings without a line feed");
     if (!job->ignore_case) continue;
     for (char& c : other) {
-      if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "a needle that ignores case must be ASCII");
+      if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "also's needles must be ASCII when ignoring case");
       c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
     }
   }

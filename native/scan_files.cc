@@ -95,6 +95,7 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
         }
       }
       if (!holds_all) {
+        if (line_end == end) break;
         at = line_end + 1;
         continue;
       }
@@ -105,6 +106,7 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
                                           AllAscii(line_start, line_end) ? 1 : 0};
       result.hits.insert(result.hits.end(), values, values + kHitStride);
       result.lines.append(line_start, line_end - line_start);
+      if (line_end == end) break;
       at = line_end + 1;
     }
   } catch (const std::bad_alloc&) {

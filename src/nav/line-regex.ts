@@ -124,7 +124,7 @@ function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { r
   }
   const nestedRepetition = hasNestedRepetition(out);
   const literal = requiredLiteral(pattern);
-  const literals = (requiredRuns(pattern) ?? []).filter((run) => run.length >= MIN_LITERAL);
+  const literals = Object.freeze((requiredRuns(pattern) ?? []).filter((run) => run.length >= MIN_LITERAL));
   const found = literal !== undefined && literal.length >= MIN_LITERAL ? { literal, literals } : { literals: [] };
   return caseSensitive ? { source: out, flags: "gm", foldedSource: out, nestedRepetition, ...found } : { source: out, flags: "gim", foldedSource: folded, nestedRepetition, ...found };
 }

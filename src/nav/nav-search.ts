@@ -62,8 +62,8 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 }
 
 /**
- * Runs a text search over the repository's files. The trigrams of a literal (or of a
- * pattern's required literal) are tested against the index's filters, so a first
+ * Runs a text search over the repository's files. The trigrams of a literal (or of every
+ * required literal of a pattern) are tested against the index's filters, so a first
  * search reads only the files that may hold it (on the native addon's threads, or on this
  * thread when they are few). Before the first walk, the search starts on the disk cache's
  * file list, on the workers or the addon's threads while this thread walks, or on this
@@ -78,8 +78,8 @@ export async function navSearch(context: NavContext, query: string, options: Nav
  */
 export async function searchWhileWalking(context: NavContext, request: TextSearchRequest): Promise<TextSearchResult> {
   const early = await context.index.cachedSearchFiles();
-  // The trigrams of a literal, or of a pattern's required literal, against the index's filters:
-  // files that cannot hold it are not read. Once the workers hold every text, nothing is read anyway.
+  // The trigrams of a literal, or of every required literal of a pattern, against the index's filters:
+  // files that cannot hold them are not read. Once the workers hold every text, nothing is read anyway.
   const trigrams = context.engine.holdsTexts ? undefined : searchTrigrams(request);
   const holds = trigrams ? await context.index.trigramTest(trigrams) : undefined;
   // Files read from disk leave a filter for the next process's first search.

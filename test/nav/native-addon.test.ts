@@ -109,6 +109,10 @@ describe.skipIf(!nativeAddon())("the native addon's scan with other needles", ()
     expect(await lines(false, ["Error"])).toEqual([2]);
     expect(await lines(true, ["error"])).toEqual([2, 4]);
     expect(await lines(false, ["Error", "nowhere"])).toEqual([]);
+    // Needles no line can hold, or that cannot be folded, are refused.
+    for (const [also, ignoreCase] of [[[""], false], [["a\nb"], false], [["é"], true], [[1], false]] as [unknown[], boolean][]) {
+      expect(() => nativeAddon()!.scan([file], "class", ignoreCase, 1, 1, Date.now() + 10_000, 8000, 1 << 20, also as string[]), JSON.stringify(also)).toThrow(TypeError);
+    }
   });
 });
 

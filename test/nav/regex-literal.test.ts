@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { requiredLiteral } from "../../src/nav/regex-literal.ts";
+import { requiredLiteral, requiredRuns } from "../../src/nav/regex-literal.ts";
 
 describe("requiredLiteral", () => {
   test.for([
@@ -33,6 +33,16 @@ describe("requiredLiteral", () => {
     expect(requiredLiteral(pattern)).toBe(literal);
   });
 
+  test.for([
+    [String.raw`^\s*class\s+\w+Error\b`, ["class", "Error"]],
+    ["abcd?xyz", ["abc", "xyz"]],
+    ["(abc|def)ghi(jkl)+mno", ["ghi", "mno"]],
+    ["abc|xyz", undefined],
+    [String.raw`a\.b{2}c`, ["a.b", "c"]],
+  ] as [string, string[] | undefined][])("requiredRuns(%s) → %j", ([pattern, runs]) => {
+    expect(requiredRuns(pattern)?.filter((run) => run.length > 0)).toEqual(runs);
+  });
+
   test("every line a generated pattern matches contains its literal (case-sensitive, and ignoring case)", () => {
     const piece = fc.constantFrom("ab", "cd", "abc", "x", "y?", "b*", "c+", "d{0,2}", "e{2}", String.raw`\s*`, String.raw`\w+`, String.raw`\.`, ".", "[ab]", "[^c]", "(ab|cd)", "(?:x)?", "^", "$", String.raw`\b`, "|", String.raw`\c-`, String.raw`\cA`);
     const pattern = fc.array(piece, { minLength: 1, maxLength: 7 }).map((pieces) => pieces.join("")).filter((source) => {
@@ -46,12 +56,14 @@ describe("requiredLiteral", () => {
     const line = fc.string({ unit: fc.constantFrom(..."abcdexyABCDE. _\\-\x01"), maxLength: 24 });
     fc.assert(
       fc.property(pattern, fc.array(line, { minLength: 1, maxLength: 20 }), (source, lines) => {
-        const literal = requiredLiteral(source);
-        if (literal === undefined) return;
-        for (const text of lines) {
-          if (new RegExp(source).test(text)) expect(text).toContain(literal);
-          if (new RegExp(source, "i").test(text)) expect(text.toLowerCase()).toContain(literal.toLowerCase());
+        // Every run, the longest among them.
+        for (const literal of requiredRuns(source) ?? []) {
+          for (const text of lines) {
+            if (new RegExp(source).test(text)) expect(text).toContain(literal);
+            if (new RegExp(source, "i").test(text)) expect(text.toLowerCase()).toContain(literal.toLowerCase());
+          }
         }
+        expect(requiredLiteral(source) === undefined || (requiredRuns(source) ?? []).includes(requiredLiteral(source)!)).toBe(true);
       }),
       { numRuns: 3_000 },
     );
