@@ -41,7 +41,7 @@ const GIT = [[0, KIND_CODES.directory], IGNORE_FILE];
 
 /** A walk as kept: what it listed, and the `lstat`s of everything whose change would change the listing. */
 export interface WalkListing {
-  /** The read rule's code: its version and the `ignore` package's (a listing made under others is not used). */
+  /** The read rule's code: its version and those of the `ignore` and `picomatch` packages (a listing made under others is not used). */
   readonly rules: string;
   /** The read rule's secret-file patterns (a listing made under others is not used). */
   readonly secretFiles: readonly string[];
