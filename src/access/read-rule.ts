@@ -107,7 +107,6 @@ export class ReadRule {
     return this.#firstReadAt;
   }
 
-
   // Runs for every entry a walk lists: no refusal, message or list of folders is made unless the entry is refused.
   #check(relative: string, directory: boolean, asked: string, parent?: string): ReadRefusal | undefined {
     const slash = relative.lastIndexOf("/");

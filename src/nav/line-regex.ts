@@ -1,7 +1,7 @@
 // Line-oriented regular expressions, as ripgrep matches them: a pattern never
 // matches across a line break.
 import { isClassEscape, NEWLINE, readEscape, UNSUPPORTED_HINT } from "./regex-escape.ts";
-import { MIN_LITERAL, requiredLiteral, requiredRuns } from "./regex-literal.ts";
+import { longestRun, MIN_LITERAL, requiredRuns } from "./regex-literal.ts";
 
 /** A pattern rewritten so that no part of it can match `\n`, ready for `new RegExp(source, flags)`. */
 export interface LineRegex {
@@ -19,7 +19,7 @@ export interface LineRegex {
    */
   readonly nestedRepetition: boolean;
   /**
-   * A run of plain characters every match must contain (see {@link requiredLiteral}), when
+   * A run of plain characters every match must contain (see `requiredLiteral`), when
    * there is one of at least three characters: a searcher finds it first and runs the
    * pattern only on the lines that hold it, as ripgrep does with a pattern's literals.
    */
@@ -123,8 +123,10 @@ function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { r
     }
   }
   const nestedRepetition = hasNestedRepetition(out);
-  const literal = requiredLiteral(pattern);
-  const literals = Object.freeze((requiredRuns(pattern) ?? []).filter((run) => run.length >= MIN_LITERAL));
+  // The pattern's runs, read once: the longest is `literal` (see requiredLiteral), those long enough are `literals`.
+  const runs = requiredRuns(pattern) ?? [];
+  const literal = longestRun(runs);
+  const literals = Object.freeze(runs.filter((run) => run.length >= MIN_LITERAL));
   const found = literal !== undefined && literal.length >= MIN_LITERAL ? { literal, literals } : { literals: [] };
   return caseSensitive ? { source: out, flags: "gm", foldedSource: out, nestedRepetition, ...found } : { source: out, flags: "gim", foldedSource: folded, nestedRepetition, ...found };
 }

@@ -108,10 +108,10 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
 // The trigrams every matching line holds: a literal's, or those of every required literal of a pattern.
 function searchTrigrams(request: TextSearchRequest): Uint32Array | undefined {
   const each = searchLiterals(request).map((literal) => literalTrigrams(literal, request.caseSensitive)).filter((trigrams) => trigrams !== undefined);
-  if (each.length === 0) return undefined;
-  const all = new Uint32Array(each.reduce((total, trigrams) => total + trigrams.length, 0));
-  each.reduce((at, trigrams) => (all.set(trigrams, at), at + trigrams.length), 0);
-  return all;
+  if (each.length <= 1) return each[0];
+  const all: number[] = [];
+  for (const trigrams of each) all.push(...trigrams);
+  return Uint32Array.from(all);
 }
 
 // The same paths, sizes, mtimes and ctimes (a cached list was ruled out by filters trusted for those).

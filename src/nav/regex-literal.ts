@@ -15,8 +15,13 @@ export const MIN_LITERAL = 3;
  * @example requiredLiteral("^\\s*class\\s+\\w+Error\\b") // "class" (the longest run; "Error" ties and comes later)
  */
 export function requiredLiteral(pattern: string): string | undefined {
+  return longestRun(requiredRuns(pattern) ?? []);
+}
+
+/** The longest of `runs` (the first of those as long), or `undefined` when there is none. */
+export function longestRun(runs: readonly string[]): string | undefined {
   let longest: string | undefined;
-  for (const candidate of requiredRuns(pattern) ?? []) if (longest === undefined || candidate.length > longest.length) longest = candidate;
+  for (const candidate of runs) if (longest === undefined || candidate.length > longest.length) longest = candidate;
   return longest;
 }
 

@@ -67,8 +67,10 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
   if (!trace.complete) return undefined;
   const paths = watchedPaths(trace.folders);
   const stats = lstatEntries([...paths, GIT_FOLDER].map((relative) => pathUnder(root, relative)));
+  // Changed less than `settledMs` before the walk began reading (or since).
+  const unsettled = (stat: EntryStat) => stat.mtimeMs >= startedAt - settledMs || stat.ctimeMs >= startedAt - settledMs;
   const git = stats.pop();
-  if (git && (git.kind === "symlink" || git.mtimeMs >= startedAt - settledMs || git.ctimeMs >= startedAt - settledMs)) return undefined;
+  if (git && (git.kind === "symlink" || unsettled(git))) return undefined;
   const watched: number[] = [];
   for (let index = 0; index < paths.length; index++) {
     const stat = stats[index];
@@ -76,7 +78,7 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
     if (index < trace.folders.length && stat && !sameTimes(stat, trace.folderTimes, index * 3)) return undefined;
     const kind = stat ? KIND_CODES[stat.kind] : 0;
     if (!allowedKinds(index, trace.folders.length).includes(kind)) return undefined;
-    if (stat && (stat.mtimeMs >= startedAt - settledMs || stat.ctimeMs >= startedAt - settledMs)) return undefined;
+    if (stat && unsettled(stat)) return undefined;
     watched.push(kind, stat?.size ?? 0, stat?.mtimeMs ?? 0, stat?.ctimeMs ?? 0);
   }
   const links = new Set(trace.links);
@@ -110,7 +112,7 @@ function rulesCode(): string {
  * directory, a file that is not a regular file). The files are `lstat`ed (one missing now is left out, as
  * a walk would) and the symlinks followed again.
  */
-export function replayListing(root: string, listing: WalkListing, { secretFiles }: Pick<ReadRule, "secretFiles">): RepositoryWalk | undefined {
+export function replayListing(root: string, listing: WalkListing, { secretFiles }: Pick<ReadRule, "secretFiles">): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
   if (listing.rules !== rulesCode()) return undefined;
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
@@ -128,9 +130,7 @@ export function replayListing(root: string, listing: WalkListing, { secretFiles 
   for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks });
   if (listing.links.length > 0) files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
-  const folderTimes: number[] = new Array(listing.folders.length * 3);
-  for (let index = 0; index < listing.folders.length; index++) for (let value = 0; value < 3; value++) folderTimes[index * 3 + value] = listing.watched[index * WATCH_STRIDE + 1 + value]!;
-  return { files, outsideLinks, trace: { folders: [...listing.folders], folderTimes, links: [...listing.links], complete: true } };
+  return { files, outsideLinks };
 }
 
 // The paths whose `lstat`s a listing keeps: its folders, each folder's `.gitignore`, and the root's exclusions with their folder.

@@ -142,7 +142,7 @@ interface Ahead {
   readonly at: number;
 }
 
-function stateOf(walked: RepositoryWalk): WalkState {
+function stateOf(walked: Pick<RepositoryWalk, "files" | "outsideLinks">): WalkState {
   let directories: Set<string> | undefined;
   // Folders only for the tools that ask whether a path is one (not a search): found from the list as first made (a file's new version keeps its path).
   return {
