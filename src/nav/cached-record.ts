@@ -1,7 +1,7 @@
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import type { NavSymbol } from "./symbol.ts";
-import { jsonBytes, parseJson, spansOf, spansPart, symbolsPart, type SymbolSpans } from "./symbol-piece.ts";
+import { decodeSpans, encodeSpans, jsonBytes, parseJson, spansOf, spansPart, symbolsPart, type SymbolSpans } from "./symbol-piece.ts";
 import type { PieceAt, SymbolPieces } from "./symbol-store.ts";
 import { mayHold, mayHoldAt } from "./trigram-filter.ts";
 
@@ -110,9 +110,9 @@ class LazySymbolsRecord implements FileRecord {
     return (this.#parsed ??= parseJson<NavSymbol[]>(this.symbolsJson()));
   }
 
-  /** The symbols' spans, parsed without the symbols (once; kept for later searches). */
+  /** The symbols' spans, read without the symbols (once; kept for later searches). */
   spans(): SymbolSpans {
-    return (this.#spans ??= this.#parsed ? spansOf(this.#parsed) : parseJson<SymbolSpans>(this.spansJson()));
+    return (this.#spans ??= this.#parsed ? spansOf(this.#parsed) : decodeSpans(this.spansBytes()));
   }
 
   get grams(): Uint8Array | undefined {
@@ -135,8 +135,8 @@ class LazySymbolsRecord implements FileRecord {
     return this.#spansFile ? bytes : symbolsPart(bytes);
   }
 
-  /** The spans' JSON as UTF-8 bytes (read from a file: valid until the next read of that file). */
-  spansJson(): Uint8Array {
+  /** The spans' bytes (see symbol-piece.ts; read from a file: valid until the next read of that file). */
+  spansBytes(): Uint8Array {
     return this.#spansFile ? this.#spansFile.read({ offset: this.#spansAt, length: this.#spansLength }) : spansPart(this.#symbolBytes());
   }
 
@@ -237,9 +237,9 @@ export function symbolsJsonOf(record: FileRecord): Uint8Array {
   return record instanceof LazySymbolsRecord ? record.symbolsJson() : jsonBytes(record.symbols);
 }
 
-/** The record's spans (see symbol-piece.ts) as the JSON text (UTF-8) the cache's spans file stores. */
-export function spansJsonOf(record: FileRecord): Uint8Array {
-  return record instanceof LazySymbolsRecord ? record.spansJson() : jsonBytes(symbolSpans(record));
+/** The record's spans as the bytes the cache's spans file stores (see symbol-piece.ts). */
+export function spansBytesOf(record: FileRecord): Uint8Array {
+  return record instanceof LazySymbolsRecord ? record.spansBytes() : encodeSpans(record.symbols);
 }
 
 const spansOfSymbols = new WeakMap<readonly NavSymbol[], SymbolSpans>();

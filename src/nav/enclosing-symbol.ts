@@ -9,51 +9,62 @@ import type { SymbolSpans } from "./symbol-piece.ts";
  */
 export class EnclosingSymbols {
   readonly #spans: SymbolSpans;
-  // Offsets of the spans by first line, the longest first among those that start on the same line.
-  readonly #order: readonly number[];
+  // (first line, last line, name end) per symbol: read in place, a search asks for tens of thousands of lines.
+  readonly #numbers: Int32Array;
+  // The symbols by first line, the longest first among those that start on the same line.
+  readonly #order: Int32Array;
   #next = 0;
   readonly #open: number[] = [];
   #line = 0;
+  // The last name given, and whose: consecutive lines in one symbol share the string.
+  #named = -1;
+  #name: string | null = null;
 
   constructor(spans: SymbolSpans) {
     this.#spans = spans;
+    this.#numbers = spans.numbers;
     this.#order = orderOf(spans);
   }
 
   /** The qualified name of the innermost symbol covering `line` (1-based), or null. */
   nameAt(line: number): string | null {
-    const spans = this.#spans;
+    const numbers = this.#numbers;
     const open = this.#open;
+    const order = this.#order;
     if (line < this.#line) {
       this.#next = 0;
       open.length = 0;
     }
     this.#line = line;
-    while (this.#next < this.#order.length && (spans[this.#order[this.#next]!] as number) <= line) open.push(this.#order[this.#next++]!);
-    while (open.length > 0 && (spans[open[open.length - 1]! + 1] as number) < line) open.pop();
-    return open.length === 0 ? null : (spans[open[open.length - 1]! + 2] as string);
+    while (this.#next < order.length && numbers[order[this.#next]! * 3]! <= line) open.push(order[this.#next++]!);
+    while (open.length > 0 && numbers[open[open.length - 1]! * 3 + 1]! < line) open.pop();
+    if (open.length === 0) return null;
+    const innermost = open[open.length - 1]!;
+    if (innermost !== this.#named) {
+      this.#named = innermost;
+      this.#name = this.#spans.names.slice(innermost === 0 ? 0 : numbers[innermost * 3 - 1]!, numbers[innermost * 3 + 2]!);
+    }
+    return this.#name;
   }
 }
 
 // The spans' order, made once per spans (a file's are kept by its record, and repeated searches ask again).
-const orders = new WeakMap<SymbolSpans, readonly number[]>();
+const orders = new WeakMap<SymbolSpans, Int32Array>();
 
-function orderOf(spans: SymbolSpans): readonly number[] {
+function orderOf(spans: SymbolSpans): Int32Array {
   let order = orders.get(spans);
   if (order) return order;
-  const offsets: number[] = [];
+  const numbers = spans.numbers;
+  order = new Int32Array(numbers.length / 3);
   let sorted = true;
-  for (let at = 0; at < spans.length; at += 3) {
-    if (at > 0 && compare(spans, at - 3, at) > 0) sorted = false;
-    offsets.push(at);
+  for (let index = 0; index < order.length; index++) {
+    order[index] = index;
+    // Out of order: a later first line, or the same first line and a later last line (the longest comes first).
+    const at = index * 3;
+    if (index > 0 && (numbers[at - 3]! > numbers[at]! || (numbers[at - 3] === numbers[at] && numbers[at - 2]! < numbers[at + 1]!))) sorted = false;
   }
-  // Symbols come in document order, containers first: usually sorted already.
-  if (!sorted) offsets.sort((a, b) => compare(spans, a, b));
-  orders.set(spans, (order = offsets));
+  // Symbols come in document order, containers first: usually sorted already. A stable sort (ties keep their order).
+  if (!sorted) order = Int32Array.from([...order].sort((a, b) => numbers[a * 3]! - numbers[b * 3]! || numbers[b * 3 + 1]! - numbers[a * 3 + 1]!));
+  orders.set(spans, order);
   return order;
-}
-
-// By first line, then the longest first; equal spans keep their order (a stable sort).
-function compare(spans: SymbolSpans, a: number, b: number): number {
-  return (spans[a] as number) - (spans[b] as number) || (spans[b + 1] as number) - (spans[a + 1] as number);
 }

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { columnsJson, FILTER_COLUMNS, readColumns, RECORD_COLUMNS } from "./cache-columns.ts";
-import { cachedFilter, cachedRecord, spansJsonOf, symbolsJsonOf, type RecordPlaces, type StoredRecord } from "./cached-record.ts";
+import { cachedFilter, cachedRecord, spansBytesOf, symbolsJsonOf, type RecordPlaces, type StoredRecord } from "./cached-record.ts";
 import type { FileRecord } from "./file-analysis.ts";
 import type { FileFilter } from "./file-filters.ts";
 import { comparePaths } from "./repo-walk.ts";
@@ -11,14 +11,15 @@ import { GramsFile } from "./grams-file.ts";
 import { SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 12;
+export const INDEX_CACHE_VERSION = 13;
 
 // The cache is four files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count, and the lengths of its spans, symbols and trigram
 // filter) as columns (cache-columns.ts): small, so a warm start parses little. Beside it, `<hash>.symbols` holds one line of
-// JSON per file, in the same order, with that file's symbols, and `<hash>.spans` one line with
-// their spans (see symbol-piece.ts: all a search needs, a seventh of the bytes); both are kept
-// open and each line is read, decoded and parsed only when first needed. `<hash>.grams` holds the
+// JSON per file, in the same order, with that file's symbols, and `<hash>.spans` one line of
+// bytes with their spans (see symbol-piece.ts: all a search needs, a seventh of the bytes; binary,
+// so a line may hold a line feed: lines are found by their lengths, and the line feeds between them
+// only check those); both are kept open and each line is read and decoded only when first needed. `<hash>.grams` holds the
 // files' trigram filters, one after the other; it is read whole when a first search asks for one.
 // The metadata also lists files that searches read but nobody analysed (see file-filters.ts),
 // with their filters after the records' in `<hash>.grams`.
@@ -187,7 +188,7 @@ export async function writeIndexCache(
     const lengths = new Float64Array(list.length);
     const symbolsBytes = await writeLines(symbolsFile + suffix, writeId, list, lengths, symbolsJsonOf);
     const spansLengths = new Float64Array(list.length);
-    const spansBytes = await writeLines(spansFile + suffix, writeId, list, spansLengths, spansJsonOf);
+    const spansBytes = await writeLines(spansFile + suffix, writeId, list, spansLengths, spansBytesOf);
     const gramsLengths = new Float64Array(list.length + filterList.length);
     const gramsBytes = await writeChunks(gramsFile + suffix, (function* () {
       yield writeId;

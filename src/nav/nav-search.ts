@@ -5,13 +5,10 @@ import type { NavError, NavSearchOptions, NavSearchResult, SearchMatch } from ".
 import { symbolSpans } from "./cached-record.ts";
 import { EnclosingSymbols } from "./enclosing-symbol.ts";
 import type { NavSymbol } from "./symbol.ts";
-import type { SymbolSpans } from "./symbol-piece.ts";
+import { NO_SPANS, type SymbolSpans } from "./symbol-piece.ts";
 import type { SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest, TextSearchResult } from "./text-search.ts";
 import { literalTrigrams } from "./trigram-filter.ts";
-
-// The spans of a file without a record.
-const NO_SPANS: SymbolSpans = [];
 
 /** Matches returned when no `limit` is given. */
 export const DEFAULT_SEARCH_LIMIT = 50;

@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { DamagedCacheError } from "../../src/index.ts";
 import type { NavSymbol } from "../../src/nav/symbol.ts";
-import { decodeSpans, decodeSymbols, encodeSymbolPiece } from "../../src/nav/symbol-piece.ts";
+import { decodeSpans, decodeSymbols, encodeSpans, encodeSymbolPiece, spansOf, spansPart, type SymbolSpans } from "../../src/nav/symbol-piece.ts";
 
 const symbol = (name: string, startLine: number, endLine: number, extra: Partial<NavSymbol> = {}): NavSymbol => ({
   name,
@@ -22,19 +23,58 @@ const SYMBOLS: NavSymbol[] = [
   symbol("main", 25, 30),
 ];
 
+// Spans as plain rows, for comparing.
+const rows = (spans: SymbolSpans) => Array.from({ length: spans.count }, (_, index) => [spans.start(index), spans.end(index), spans.name(index)]);
+
 describe("symbol pieces", () => {
-  test("round-trip: the symbols, and their spans without them (tabs and line feeds inside are escaped)", () => {
+  test("round-trip: the symbols, and their spans without them", () => {
     const piece = encodeSymbolPiece(SYMBOLS);
-    expect(piece.includes(0x0a)).toBe(false);
     expect(decodeSymbols(piece)).toEqual(SYMBOLS);
-    expect(decodeSpans(piece)).toEqual([1, 20, "Shape", 3, 8, "Shape.area", 10, 12, "Shape.__eq__", 10, 11, "Shape.operator==", 25, 30, "main"]);
-    expect(decodeSpans(encodeSymbolPiece([]))).toEqual([]);
+    expect(rows(decodeSpans(spansPart(piece)))).toEqual([
+      [1, 20, "Shape"],
+      [3, 8, "Shape.area"],
+      [10, 12, "Shape.__eq__"],
+      [10, 11, "Shape.operator=="],
+      [25, 30, "main"],
+    ]);
+    expect(rows(decodeSpans(spansPart(encodeSymbolPiece([]))))).toEqual([]);
     expect(decodeSymbols(encodeSymbolPiece([]))).toEqual([]);
   });
 
-  test("a piece without the separator is a damaged cache", () => {
-    const piece = new TextEncoder().encode(JSON.stringify(SYMBOLS));
-    expect(() => decodeSpans(piece)).toThrow(DamagedCacheError);
+  test("spans round-trip whatever their names hold and their lines are (line feeds, NULs, emoji, accents, empty names, large numbers)", () => {
+    const name = fc.string({ unit: "grapheme", maxLength: 12 });
+    const line = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+    fc.assert(
+      fc.property(fc.array(fc.record({ name, startLine: line, endLine: line }), { maxLength: 20 }), (symbols) => {
+        const expected = symbols.map((symbol) => [symbol.startLine, symbol.endLine, symbol.name]);
+        expect(rows(spansOf(symbols))).toEqual(expected);
+        expect(rows(decodeSpans(encodeSpans(symbols)))).toEqual(expected);
+        // At any alignment in a larger buffer (a piece of the cache's spans file).
+        const bytes = encodeSpans(symbols);
+        const shifted = new Uint8Array(bytes.length + 3);
+        shifted.set(bytes, 3);
+        expect(rows(decodeSpans(shifted.subarray(3)))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test.for([
+    { label: "too short for a count", bytes: () => new Uint8Array([1, 0]) },
+    { label: "a count past the bytes", bytes: () => encodeSpans(SYMBOLS).subarray(0, 40) },
+    { label: "names cut short", bytes: () => encodeSpans(SYMBOLS).subarray(0, encodeSpans(SYMBOLS).length - 2) },
+    { label: "bytes after the names", bytes: () => Uint8Array.from([...encodeSpans(SYMBOLS), 0x61]) },
+    { label: "no symbols but bytes after the count", bytes: () => Uint8Array.from([0, 0, 0, 0, 0x61]) },
+    { label: "JSON spans of an older cache", bytes: () => new TextEncoder().encode(JSON.stringify([1, 20, "Shape"])) },
+  ])("spans that are not spans are a damaged cache: $label", ({ bytes }) => {
+    expect(() => decodeSpans(bytes())).toThrow(DamagedCacheError);
+  });
+
+  test("a piece whose spans' length runs past it is a damaged cache", () => {
+    const piece = encodeSymbolPiece(SYMBOLS);
+    new DataView(piece.buffer).setUint32(0, piece.length, true);
+    expect(() => spansPart(piece)).toThrow(DamagedCacheError);
     expect(() => decodeSymbols(piece)).toThrow(DamagedCacheError);
+    expect(() => decodeSymbols(new Uint8Array([1]))).toThrow(DamagedCacheError);
   });
 });
