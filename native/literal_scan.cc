@@ -6,7 +6,8 @@
 //
 // scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes) returns
 // { promise, cancel }. The promise resolves to
-//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read; then 1 if binary, else 0),
+//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read; then 1 if binary, else 0;
+//                         then its hits' count),
 //     hits: Int32Array   (per hit: path index, line (1-based), hit offset in the line in bytes,
 //                         line offset in `bytes`, line length in bytes, 1 if the line is all ASCII),
 //     bytes: ArrayBuffer (the lines' bytes, without their line feeds),
@@ -56,10 +57,11 @@ napi_value Answer(napi_env env, Job& job) {
   const bool fits = total_bytes <= job.max_line_bytes && total_bytes <= kMaxAnswerBytes;
   if (!fits) job.Stop(kTooManyLines);
   const bool with_lines = fits && job.stopped.load() != kTooManyLines;
-  files.reserve(job.results.size() * 2);
+  files.reserve(job.results.size() * 3);
   for (const FileResult& result : job.results) {
     files.push_back(result.length);
     files.push_back(result.binary);
+    files.push_back(with_lines ? static_cast<int32_t>(result.hits.size() / kHitStride) : 0);
   }
   void* bytes_data = nullptr;
   napi_value bytes, out, stopped, files_array, hits_array;

@@ -23,8 +23,9 @@ bool ReadString(napi_env env, napi_value value, std::string& out);
 // An array of strings; false when it is not one.
 bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out);
 // Changes whenever an entry point's arguments or answers change (src/nav/native-addon.ts's ADDON_VERSION
-// must match): 2 since stat answers each entry's kind and can lstat; 3 since scan takes other needles a line must hold.
-constexpr int32_t kAddonVersion = 3;
+// must match): 2 since stat answers each entry's kind and can lstat; 3 since scan takes other needles a line must hold;
+// 4 since scan answers each file's count of hits.
+constexpr int32_t kAddonVersion = 4;
 // The most threads RunOnThreads starts for one call.
 constexpr int kMaxThreads = 16;
 

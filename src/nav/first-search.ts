@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { globMatcher, looksBinary } from "./file-rules.ts";
-import type { WorkerMatches } from "./search-matches.ts";
+import { mergeMatches, type TextMatches } from "./search-matches.ts";
 import type { TextSearchRequest } from "./text-search.ts";
 import { filterOfBytes, type FilterSink } from "./file-filters.ts";
 import { lineRegex } from "./line-regex.ts";
@@ -60,7 +60,7 @@ export async function searchHere(
   deadline: number,
   mayHoldFile?: (file: SearchFile) => boolean,
   learn?: FilterSink,
-): Promise<WorkerMatches | undefined> {
+): Promise<TextMatches | undefined> {
   const { plan, literal } = planOf(request);
   const budgetMs = Math.min(HERE_PATTERN_BUDGET_MS, deadline - Date.now());
   const native = await searchNatively(files, request, plan, literal, { stop, deadline, patternBudgetMs: budgetMs, mayHoldFile, learn });
@@ -99,7 +99,7 @@ export async function searchHere(
     }
   }
   if (batch && !batch.flush()) return undefined;
-  return { ...sink.result(), searchedFiles, changed };
+  return mergeMatches(files, [{ ...sink.result(), searchedFiles, changed }], request.limit);
 }
 
 // What the search scans for, and the literal a file must hold to be scanned (none: every file is).

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 /** What one native scan found (see native/literal_scan.cc for the layout). */
 export interface NativeScanReply {
-  /** Per file, two values: the bytes read (-1: unreadable, -2: not read), then 1 when the file looks binary. */
+  /** Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read), 1 when the file looks binary, and how many of `hits` are its. */
   readonly files: Int32Array;
   /** Per hit, {@link NATIVE_HIT_STRIDE} values: file, line (1-based), hit offset in the line's bytes, line offset in `bytes`, line length in bytes, 1 when the line is ASCII. */
   readonly hits: Int32Array;
@@ -17,6 +17,9 @@ export interface NativeScanReply {
   readonly stopped: 0 | 1 | 2 | 3;
 }
 
+/** The number of values per file in {@link NativeScanReply.files}. */
+export const NATIVE_FILE_STRIDE = 3;
+
 /** The number of values per hit in {@link NativeScanReply.hits}. */
 export const NATIVE_HIT_STRIDE = 6;
 
@@ -24,7 +27,7 @@ export const NATIVE_HIT_STRIDE = 6;
 export const NATIVE_STAT_STRIDE = 7;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 3;
+export const ADDON_VERSION = 4;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {

@@ -7,9 +7,10 @@ import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
 import { searchLiteral, searchLiterals } from "./line-regex.ts";
 import { bytesMatchText } from "./literal-finder.ts";
 import type { FilterSink } from "./file-filters.ts";
-import { NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
+import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
+import { nativeLiteralMatches } from "./native-matches.ts";
 import { fitsHere } from "./search-placement.ts";
-import type { WorkerMatches } from "./search-matches.ts";
+import { mergeMatches, type TextMatches, type WorkerMatches } from "./search-matches.ts";
 import { lineText, MatchSink, pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest } from "./text-search.ts";
 import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
@@ -58,7 +59,7 @@ export async function searchNatively(
   plan: ScanPlan,
   literal: string | undefined,
   { stop, deadline, patternBudgetMs, mayHoldFile, learn, maxLineBytes = MAX_LINE_BYTES }: NativeSearchOptions,
-): Promise<WorkerMatches | undefined | null> {
+): Promise<TextMatches | undefined | null> {
   const scanner = nativeAddon();
   if (!scanner || literal === undefined || !exactInBytes(literal, request.caseSensitive)) return null;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
@@ -81,10 +82,11 @@ export async function searchNatively(
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.
   if (reply.stopped === 3) return undefined;
-  const collected = collect(files, indexes, reply, plan, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())));
+  // A literal's every hit is a match; a pattern runs on the lines that hold its literal.
+  const collected = plan.pattern ? collect(files, indexes, reply, plan.pattern, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now()))) : nativeLiteralMatches(files, indexes, reply, request.limit);
   // No thread took a file it needed (none could start): this thread scans what it reads itself, the workers the rest.
   if (collected === null) return fitsHere(files, request.maxFileBytes, mayHoldFile) ? null : undefined;
-  return collected;
+  return collected && ("build" in collected ? collected : mergeMatches(files, [collected], request.limit));
 }
 
 /**
@@ -127,8 +129,9 @@ async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => voi
   }
 }
 
-// The matches, as `searchHere` makes them: files in order until `wanted` matches, each file's lines in order.
-function collect(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, plan: ScanPlan, wanted: number, guard: TimeGuard): WorkerMatches | undefined | null {
+// A pattern's matches among the lines that hold its literal, as `searchHere` makes them: files in order until
+// `wanted` matches, each file's lines in order, the pattern under the time guard.
+function collect(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, pattern: RegExp, wanted: number, guard: TimeGuard): WorkerMatches | undefined | null {
   const bytes = Buffer.from(reply.bytes);
   // The ASCII lines are slices of one string (few objects for the collector to copy, none of them large).
   const lines = { bytes, latin1: bytes.toString("latin1") };
@@ -137,23 +140,21 @@ function collect(files: readonly SearchFile[], indexes: readonly number[], reply
   const changed: number[] = [];
   let searchedFiles = 0;
   let hit = 0;
-  // The pattern runs under the time guard; a literal's lines need no guard.
-  const run = <T>(work: () => T): T => (plan.pattern ? guard.run(work) : work());
   try {
-    return run(() => {
+    return guard.run(() => {
       for (let at = 0; at < indexes.length && sink.count < wanted; at++) {
-        const length = reply.files[at * 2]!;
+        const length = reply.files[at * FILE_STRIDE]!;
         // A file no thread took before the search had its matches: no thread could start (see `searchNatively`).
         if (length === -2) return null;
         // The hits of this file come next.
         const firstHit = hit;
-        while (hit * STRIDE < hits.length && hits[hit * STRIDE] === at) hit++;
+        hit += reply.files[at * FILE_STRIDE + 2]!;
         if (length === -1) continue;
         const index = indexes[at]!;
         if (length !== files[index]!.size) changed.push(index);
-        if (reply.files[at * 2 + 1] === 1) continue;
+        if (reply.files[at * FILE_STRIDE + 1] === 1) continue;
         searchedFiles++;
-        for (let one = firstHit; one < hit && sink.count < wanted; one++) pushHit(sink, index, hits, one * STRIDE, lines, plan.pattern);
+        for (let one = firstHit; one < hit && sink.count < wanted; one++) pushHit(sink, index, hits, one * STRIDE, lines, pattern);
       }
       return { ...sink.result(), searchedFiles, changed };
     });
@@ -163,21 +164,12 @@ function collect(files: readonly SearchFile[], indexes: readonly number[], reply
   }
 }
 
-// One line that holds the literal: a match at the literal (a literal search), or where the pattern matches the line, if it does.
-function pushHit(sink: MatchSink, fileIndex: number, hits: Int32Array, at: number, { bytes, latin1 }: { bytes: Buffer; latin1: string }, pattern: RegExp | undefined): void {
+// One line that holds the pattern's literal: a match where the pattern matches the line, if it does.
+function pushHit(sink: MatchSink, fileIndex: number, hits: Int32Array, at: number, { bytes, latin1 }: { bytes: Buffer; latin1: string }, pattern: RegExp): void {
   const lineOffset = hits[at + 3]!;
   const lineEnd = lineOffset + hits[at + 4]!;
-  const ascii = hits[at + 5] === 1;
-  const line = ascii ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
-  let position: number;
-  if (pattern) {
-    pattern.lastIndex = 0;
-    const match = pattern.exec(line);
-    if (!match) return;
-    position = match.index;
-  } else {
-    // The literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
-    position = ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
-  }
-  sink.push(fileIndex, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position));
+  const line = hits[at + 5] === 1 ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
+  pattern.lastIndex = 0;
+  const match = pattern.exec(line);
+  if (match) sink.push(fileIndex, hits[at + 1]!, match.index + 1, lineText(line, 0, line.length, match.index));
 }

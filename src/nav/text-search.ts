@@ -197,7 +197,7 @@ export class TextSearchEngine {
       const reply = await searchHere(files, request, stop, deadline, mayHold, learn);
       // Given up on this thread: the workers run it, unless that used up the search's time.
       if (reply === undefined && Date.now() >= deadline) return { error: this.#timeoutMessage(request) };
-      return reply && mergeMatches(files, [reply], request.limit);
+      return reply;
     } catch (error) {
       if (error instanceof ScanStopped) return { error: error.reason === "timeout" ? this.#timeoutMessage(request) : `search failed: ${CANCELLED}` };
       return { error: `search failed: ${redactHostPaths(String((error as Error)?.message ?? error))}` };

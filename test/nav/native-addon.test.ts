@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { lstatEntries, statFiles } from "../../src/nav/file-stats.ts";
-import { nativeAddon } from "../../src/nav/native-addon.ts";
+import { NATIVE_FILE_STRIDE, nativeAddon } from "../../src/nav/native-addon.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { PROJECT_ROOT } from "./fixture-repo.ts";
 
@@ -40,7 +40,7 @@ describe.skipIf(!nativeAddon())("the native addon's scan", () => {
     const reply = await promise;
     expect(reply.stopped).toBe(2);
     // Each thread reads at most the file it had taken: the others are not read (-2).
-    expect(reply.files.filter((value, index) => index % 2 === 0 && value === -2).length).toBeGreaterThan(19_000);
+    expect(reply.files.filter((value, index) => index % NATIVE_FILE_STRIDE === 0 && value === -2).length).toBeGreaterThan(19_000);
   });
 
   test.for([
@@ -55,7 +55,7 @@ describe.skipIf(!nativeAddon())("the native addon's scan", () => {
     const reply = await nativeAddon()!.scan(Array.from({ length: 256 }, () => file), needle!, true, 10, 2, Date.now() + 1500, 8000, 1e9).promise;
     expect(reply.stopped).toBe(0);
     expect(reply.hits).toHaveLength(0);
-    expect([...reply.files].filter((value, index) => index % 2 === 0 && value !== 64 * 1024)).toEqual([]);
+    expect([...reply.files].filter((value, index) => index % NATIVE_FILE_STRIDE === 0 && value !== 64 * 1024)).toEqual([]);
   });
 
   test("lets a worker thread that is scanning be terminated at once, and the process go on", async () => {
@@ -92,6 +92,24 @@ describe.skipIf(!nativeAddon())("the native addon's scan", () => {
     ["stat of paths that are not strings", () => nativeAddon()!.stat([{}] as unknown as string[], 1)],
   ])("refuses %s with a TypeError", ([, call]) => {
     expect(call as () => unknown).toThrow(TypeError);
+  });
+});
+
+describe.skipIf(!nativeAddon())("the native addon's answer", () => {
+  test("gives each file its bytes read, whether it looks binary, and its count of hits, which are in file order", async () => {
+    const files = ["two.txt", "none.txt", "binary.bin", "three.txt"].map((name) => path.join(base, name));
+    await fs.writeFile(files[0]!, "a x\nb\nx x\n");
+    await fs.writeFile(files[1]!, "nothing\n");
+    await fs.writeFile(files[2]!, Buffer.from("x\0x\n"));
+    await fs.writeFile(files[3]!, "x\nx\nx");
+    const reply = await nativeAddon()!.scan([...files, path.join(base, "missing.txt")], "x", false, 1e9, 2, Date.now() + 10_000, 8000, 1 << 20).promise;
+    const perFile = (offset: number) => [...reply.files].filter((_, index) => index % NATIVE_FILE_STRIDE === offset);
+    expect(perFile(0)).toEqual([10, 8, 4, 5, -1]);
+    expect(perFile(1)).toEqual([0, 0, 1, 0, 0]);
+    expect(perFile(2)).toEqual([2, 0, 0, 3, 0]);
+    const hitFiles: number[] = [];
+    for (let at = 0; at < reply.hits.length; at += 6) hitFiles.push(reply.hits[at]!);
+    expect(hitFiles).toEqual([0, 0, 3, 3, 3]);
   });
 });
 

@@ -14,7 +14,7 @@ import { searchHere } from "../../src/nav/first-search.ts";
 import { nativeAddon } from "../../src/nav/native-addon.ts";
 import { scansNatively, searchNatively } from "../../src/nav/native-first-search.ts";
 import { lineRegex, type LineRegex } from "../../src/nav/line-regex.ts";
-import type { WorkerMatches } from "../../src/nav/search-matches.ts";
+import type { TextMatches } from "../../src/nav/search-matches.ts";
 import { compileLinePattern, scanPlan, type SearchFile } from "../../src/nav/text-scan.ts";
 import type { TextSearchRequest } from "../../src/nav/text-search.ts";
 import { TextSearchEngine } from "../../src/nav/text-search.ts";
@@ -38,7 +38,7 @@ afterEach(() => {
 const never = () => undefined;
 
 // The search on the calling thread, with the native addon or without it.
-async function search(files: readonly SearchFile[], request: TextSearchRequest, native: boolean): Promise<WorkerMatches | undefined> {
+async function search(files: readonly SearchFile[], request: TextSearchRequest, native: boolean): Promise<TextMatches | undefined> {
   if (native) delete process.env.RLMKIT_NATIVE_ADDON;
   else process.env.RLMKIT_NATIVE_ADDON = "0";
   try {
@@ -49,7 +49,7 @@ async function search(files: readonly SearchFile[], request: TextSearchRequest, 
 }
 
 // The search on the native addon's threads alone, never the JavaScript scan (`null`: the addon did not take it).
-async function nativeSearch(files: readonly SearchFile[], request: TextSearchRequest): Promise<WorkerMatches | undefined | null> {
+async function nativeSearch(files: readonly SearchFile[], request: TextSearchRequest): Promise<TextMatches | undefined | null> {
   const pattern = request.regex ? (lineRegex(request.query, request.caseSensitive) as LineRegex) : undefined;
   const plan = scanPlan(request.query, request.caseSensitive, pattern ? compileLinePattern(pattern, false, true) : undefined, pattern?.literal);
   return searchNatively(files, request, plan, pattern ? pattern.literal : request.query, { stop: never, deadline: Date.now() + 10_000, patternBudgetMs: 300 });
@@ -57,9 +57,10 @@ async function nativeSearch(files: readonly SearchFile[], request: TextSearchReq
 
 // The matches, and for a literal the files read and found changed. (A pattern's scan in JavaScript
 // reads files in batches before it knows how many matches they hold, so it may read a few more.)
-function asPlain(result: WorkerMatches | undefined, regex: boolean) {
+function asPlain(result: TextMatches | undefined, regex: boolean) {
   if (!result) return result;
-  const matches = { meta: [...result.meta], texts: result.texts, count: result.count };
+  const rows = result.build((path, line, column, text) => ({ path, line, column, text }));
+  const matches = { rows, texts: rows.map((row) => row.text), count: result.count, truncated: result.truncated, paths: result.paths() };
   return regex ? matches : { ...matches, searchedFiles: result.searchedFiles, changed: result.changed };
 }
 
@@ -179,13 +180,13 @@ describe.skipIf(!nativeAddon())("a first search on the native addon's threads", 
     const options = { stop: never, deadline: Date.now() + 10_000, patternBudgetMs: 300 };
     expect(await searchNatively(files, request, plan, pattern.literal, { ...options, maxLineBytes: 1000 })).toBeUndefined();
     const whole = await searchNatively(files, request, plan, pattern.literal, options);
-    expect(whole?.count).toBe(51);
-    expect(whole?.texts[0]).toBe("class BError(Exception):");
+    expect(whole).toMatchObject({ count: 50, truncated: true });
+    expect(whole?.build((_path, _line, _column, text) => text)[0]).toBe("class BError(Exception):");
     // A literal's lines too (a minified file is one long line).
     const literal: TextSearchRequest = { ...request, query: "BError", regex: false };
     const literalPlan = scanPlan("BError", true, undefined, undefined);
     expect(await searchNatively(files, literal, literalPlan, "BError", { ...options, maxLineBytes: 1000 })).toBeUndefined();
-    expect((await searchNatively(files, literal, literalPlan, "BError", options))?.count).toBe(51);
+    expect(await searchNatively(files, literal, literalPlan, "BError", options)).toMatchObject({ count: 50, truncated: true });
   });
 
   test.skipIf(process.platform === "win32")("skips a file replaced by a FIFO or a directory since the walk, without waiting on it, with the addon and without", async () => {
