@@ -10,7 +10,7 @@
 //                         then its hits' count),
 //     hits: Int32Array   (per hit: path index, line (1-based), hit offset in the line in bytes,
 //                         line offset in `bytes`, line length in bytes, 1 if the line is all ASCII),
-//     bytes: ArrayBuffer (the lines' bytes, without their line feeds),
+//     bytes: ArrayBuffer (the lines' bytes, each followed by a line feed, even one that had none),
 //     stopped: 0 | 1 | 2 | 3 (done, deadline passed, cancelled, more than maxLineBytes of lines) }.
 // `wanted` bounds the hits: once the files taken hold that many, no thread takes another file.
 // `maxLineBytes` bounds the lines' bytes kept: past it the scan stops, and answers no lines.

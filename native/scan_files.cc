@@ -105,7 +105,9 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
                                           static_cast<int32_t>(result.lines.size()), static_cast<int32_t>(line_end - line_start),
                                           AllAscii(line_start, line_end) ? 1 : 0};
       result.hits.insert(result.hits.end(), values, values + kHitStride);
+      // Each line is followed by a line feed, so a pattern can run over all the lines at once.
       result.lines.append(line_start, line_end - line_start);
+      result.lines.push_back('\n');
       if (line_end == end) break;
       at = line_end + 1;
     }

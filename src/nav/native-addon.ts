@@ -11,7 +11,7 @@ export interface NativeScanReply {
   readonly files: Int32Array;
   /** Per hit, {@link NATIVE_HIT_STRIDE} values: file, line (1-based), hit offset in the line's bytes, line offset in `bytes`, line length in bytes, 1 when the line is ASCII. */
   readonly hits: Int32Array;
-  /** The bytes of the lines hit, without their line feeds. */
+  /** The bytes of the lines hit, each followed by a line feed (even the last line of a file, which has none). */
   readonly bytes: ArrayBuffer;
   /** 0: done; 1: the deadline passed; 2: cancelled; 3: the lines came to more than `maxLineBytes` (no lines or hits are sent then). */
   readonly stopped: 0 | 1 | 2 | 3;
@@ -27,7 +27,7 @@ export const NATIVE_HIT_STRIDE = 6;
 export const NATIVE_STAT_STRIDE = 7;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 4;
+export const ADDON_VERSION = 5;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {

@@ -7,11 +7,11 @@ import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
 import { searchLiteral, searchLiterals } from "./line-regex.ts";
 import { bytesMatchText } from "./literal-finder.ts";
 import type { FilterSink } from "./file-filters.ts";
-import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, nativeAddon, type NativeScanReply } from "./native-addon.ts";
-import { nativeLiteralMatches } from "./native-matches.ts";
+import { nativeAddon, type NativeScanReply } from "./native-addon.ts";
+import { nativeMatches } from "./native-matches.ts";
 import { fitsHere } from "./search-placement.ts";
-import { mergeMatches, type TextMatches, type WorkerMatches } from "./search-matches.ts";
-import { lineText, MatchSink, pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
+import type { TextMatches } from "./search-matches.ts";
+import { pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest } from "./text-search.ts";
 import { GuardTimeout, ScanStopped, TimeGuard } from "./time-guard.ts";
 
@@ -82,11 +82,18 @@ export async function searchNatively(
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.
   if (reply.stopped === 3) return undefined;
-  // A literal's every hit is a match; a pattern runs on the lines that hold its literal.
-  const collected = plan.pattern ? collect(files, indexes, reply, plan.pattern, wanted, new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now()))) : nativeLiteralMatches(files, indexes, reply, request.limit);
+  let matches: TextMatches | null;
+  try {
+    // A literal's every hit is a match; a pattern runs on the lines that hold its literal, under the time guard.
+    const guard = plan.pattern ? new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())) : undefined;
+    matches = guard ? guard.run(() => nativeMatches(files, indexes, reply, request.limit, plan.pattern)) : nativeMatches(files, indexes, reply, request.limit);
+  } catch (error) {
+    if (error instanceof GuardTimeout) return undefined;
+    throw error;
+  }
   // No thread took a file it needed (none could start): this thread scans what it reads itself, the workers the rest.
-  if (collected === null) return fitsHere(files, request.maxFileBytes, mayHoldFile) ? null : undefined;
-  return collected && ("build" in collected ? collected : mergeMatches(files, [collected], request.limit));
+  if (matches === null) return fitsHere(files, request.maxFileBytes, mayHoldFile) ? null : undefined;
+  return matches;
 }
 
 /**
@@ -127,49 +134,4 @@ async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => voi
   } finally {
     clearInterval(poll);
   }
-}
-
-// A pattern's matches among the lines that hold its literal, as `searchHere` makes them: files in order until
-// `wanted` matches, each file's lines in order, the pattern under the time guard.
-function collect(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, pattern: RegExp, wanted: number, guard: TimeGuard): WorkerMatches | undefined | null {
-  const bytes = Buffer.from(reply.bytes);
-  // The ASCII lines are slices of one string (few objects for the collector to copy, none of them large).
-  const lines = { bytes, latin1: bytes.toString("latin1") };
-  const { hits } = reply;
-  const sink = new MatchSink(undefined, Math.min(wanted, hits.length / STRIDE));
-  const changed: number[] = [];
-  let searchedFiles = 0;
-  let hit = 0;
-  try {
-    return guard.run(() => {
-      for (let at = 0; at < indexes.length && sink.count < wanted; at++) {
-        const length = reply.files[at * FILE_STRIDE]!;
-        // A file no thread took before the search had its matches: no thread could start (see `searchNatively`).
-        if (length === -2) return null;
-        // The hits of this file come next.
-        const firstHit = hit;
-        hit += reply.files[at * FILE_STRIDE + 2]!;
-        if (length === -1) continue;
-        const index = indexes[at]!;
-        if (length !== files[index]!.size) changed.push(index);
-        if (reply.files[at * FILE_STRIDE + 1] === 1) continue;
-        searchedFiles++;
-        for (let one = firstHit; one < hit && sink.count < wanted; one++) pushHit(sink, index, hits, one * STRIDE, lines, pattern);
-      }
-      return { ...sink.result(), searchedFiles, changed };
-    });
-  } catch (error) {
-    if (error instanceof GuardTimeout) return undefined;
-    throw error;
-  }
-}
-
-// One line that holds the pattern's literal: a match where the pattern matches the line, if it does.
-function pushHit(sink: MatchSink, fileIndex: number, hits: Int32Array, at: number, { bytes, latin1 }: { bytes: Buffer; latin1: string }, pattern: RegExp): void {
-  const lineOffset = hits[at + 3]!;
-  const lineEnd = lineOffset + hits[at + 4]!;
-  const line = hits[at + 5] === 1 ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
-  pattern.lastIndex = 0;
-  const match = pattern.exec(line);
-  if (match) sink.push(fileIndex, hits[at + 1]!, match.index + 1, lineText(line, 0, line.length, match.index));
 }

@@ -1,27 +1,35 @@
-// The matches of a literal found by the native addon's scan (native-first-search.ts), made straight
-// from its answer: no flat arrays of matches in between, since a literal's every hit is a match. A
-// first search runs in a new process, where each pass over tens of thousands of matches runs in
-// code not yet optimised; this makes one.
+// The matches of a search found by the native addon's scan (native-first-search.ts), made straight
+// from its answer: a literal's every hit is a match; a pattern runs over all the lines hit at once
+// (they come one after the other, each followed by a line feed) and keeps where it matched. No flat
+// arrays of matches in between: a first search runs in a new process, where each pass over tens of
+// thousands of matches runs in code not yet optimised.
 import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, type NativeScanReply } from "./native-addon.ts";
 import type { TextMatches } from "./search-matches.ts";
 import { lineText, type SearchFile } from "./text-scan.ts";
 
 /**
- * The first `limit` hits of a native literal scan as a search's matches, in file order, each at the
- * literal; or `null` when a file before them was taken by no thread (none could start: the caller
- * scans it otherwise). The same matches as the JavaScript scan gives, line for line.
+ * The first `limit` matches of a native scan as a search's, in file order: each hit of a literal, at
+ * the literal; with `pattern` (a line pattern, see line-regex.ts, with the `g` flag), the hits whose
+ * line it matches, at its first match. `null` when a file before them was taken by no thread (none
+ * could start: the caller scans it otherwise). The same matches as the JavaScript scan gives, line for line.
  *
  * @param indexes - for each path the scan was given, its index in `files`
  */
-export function nativeLiteralMatches(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, limit: number): TextMatches | null {
+export function nativeMatches(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, limit: number, pattern?: RegExp): TextMatches | null {
   const counts = reply.files;
-  // Per file with matches: its index in `files`, its first hit and how many of its hits are kept.
+  const bytes = Buffer.from(reply.bytes);
+  // The ASCII lines are slices of one string (few objects for the collector to copy, none of them large).
+  const latin1 = bytes.toString("latin1");
+  const lines = pattern ? new PatternLines(pattern, reply.hits, bytes, latin1) : undefined;
+  // Per file with matches: its index in `files`, and where its matches are in `chosen` (a pattern's) or `hits` (a literal's).
   const runs: number[] = [];
+  // A pattern's matches: the hit, and the match's position in the line (characters).
+  const chosen: number[] = [];
   const changed: string[] = [];
   let searchedFiles = 0;
   let total = 0;
   let hit = 0;
-  // Past `limit + 1` hits the answer is known to be cut, as when the workers send `limit + 1`.
+  // Past `limit + 1` matches the answer is known to be cut, as when the workers send `limit + 1`.
   for (let at = 0; at < indexes.length && total <= limit; at++) {
     const length = counts[at * FILE_STRIDE]!;
     if (length === -2) return null;
@@ -34,18 +42,29 @@ export function nativeLiteralMatches(files: readonly SearchFile[], indexes: read
     if (counts[at * FILE_STRIDE + 1] === 1) continue;
     searchedFiles++;
     if (hits === 0) continue;
-    const kept = Math.min(hits, limit + 1 - total);
-    runs.push(index, first, kept);
+    const room = limit + 1 - total;
+    if (!lines) {
+      const kept = Math.min(hits, room);
+      runs.push(index, first, kept);
+      total += kept;
+      continue;
+    }
+    const from = chosen.length;
+    for (let one = first; one < first + hits && (chosen.length - from) / 2 < room; one++) {
+      const position = lines.matchIn(one);
+      if (position !== -1) chosen.push(one, position);
+    }
+    const kept = (chosen.length - from) / 2;
+    if (kept > 0) runs.push(index, from / 2, kept);
     total += kept;
   }
   const count = Math.min(total, limit);
-  // The runs of the first `count` hits alone (the hit past `limit` only says the answer is cut).
+  // The runs of the first `count` matches alone (the match past `limit` only says the answer is cut).
   if (total > count) {
     const last = runs.length - 3;
     runs[last + 2]! -= total - count;
     if (runs[last + 2] === 0) runs.length = last;
   }
-  const bytes = Buffer.from(reply.bytes);
   return {
     count,
     truncated: total > limit,
@@ -58,31 +77,69 @@ export function nativeLiteralMatches(files: readonly SearchFile[], indexes: read
     },
     build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
       const hits = reply.hits;
-      // The ASCII lines are slices of one string (few objects for the collector to copy, none of them large).
-      const latin1 = bytes.toString("latin1");
       const built: T[] = new Array(count);
       let made = 0;
       for (let run = 0; run < runs.length; run += 3) {
         const path = files[runs[run]!]!.path;
         const end = runs[run + 1]! + runs[run + 2]!;
-        for (let one = runs[run + 1]!; one < end; one++) {
+        for (let next = runs[run + 1]!; next < end; next++) {
+          const one = lines ? chosen[next * 2]! : next;
           const at = one * STRIDE;
           const lineOffset = hits[at + 3]!;
           const lineEnd = lineOffset + hits[at + 4]!;
-          let line: string;
-          let position: number;
-          if (hits[at + 5] === 1) {
-            line = latin1.slice(lineOffset, lineEnd);
-            position = hits[at + 2]!;
-          } else {
-            line = bytes.toString("utf8", lineOffset, lineEnd);
-            // The literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
-            position = bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
-          }
+          const ascii = hits[at + 5] === 1;
+          const line = ascii ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
+          // A literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
+          const position = lines ? chosen[next * 2 + 1]! : ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
           built[made++] = make(path, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position));
         }
       }
       return built;
     },
   };
+}
+
+/**
+ * Where a line pattern first matches each line hit, asked in the hits' order. The pattern runs over
+ * all the lines at once, read as Latin-1, so it is called once per match rather than once per line
+ * (a pattern's literal is on many more lines than it matches); a line beyond ASCII, which Latin-1
+ * does not read as its text, is decoded and matched alone. A line pattern never matches a line feed,
+ * so a match found lies within one line, and matching the lines together finds what matching each
+ * alone finds.
+ */
+class PatternLines {
+  readonly #pattern: RegExp;
+  readonly #hits: Int32Array;
+  readonly #bytes: Buffer;
+  readonly #text: string;
+  // Where the pattern matched next in the text, from where it was last asked to look (-1: not known).
+  #next = -1;
+
+  constructor(pattern: RegExp, hits: Int32Array, bytes: Buffer, text: string) {
+    this.#pattern = pattern;
+    this.#hits = hits;
+    this.#bytes = bytes;
+    this.#text = text;
+  }
+
+  /** The position (characters) of the pattern's first match in hit `hit`'s line, or -1. */
+  matchIn(hit: number): number {
+    const at = hit * STRIDE;
+    const lineOffset = this.#hits[at + 3]!;
+    const lineEnd = lineOffset + this.#hits[at + 4]!;
+    const pattern = this.#pattern;
+    if (this.#hits[at + 5] !== 1) {
+      pattern.lastIndex = 0;
+      return pattern.exec(this.#bytes.toString("utf8", lineOffset, lineEnd))?.index ?? -1;
+    }
+    if (this.#next < lineOffset) {
+      pattern.lastIndex = lineOffset;
+      this.#next = pattern.exec(this.#text)?.index ?? Number.MAX_SAFE_INTEGER;
+    }
+    // At the line's end: an empty match there (`$`) is this line's; the next line starts after the line feed.
+    if (this.#next > lineEnd) return -1;
+    const position = this.#next - lineOffset;
+    this.#next = -1;
+    return position;
+  }
 }

@@ -1,11 +1,12 @@
 /**
- * The matches made from a native literal scan's answer (native-matches.ts), on answers written out by
- * hand: where the search is cut, which files count as searched or changed, and the columns of lines
- * beyond ASCII. (native-first-search.test.ts compares the whole path with the JavaScript scan.)
+ * The matches made from a native scan's answer (native-matches.ts), on answers written out by hand:
+ * where the search is cut, which files count as searched or changed, the columns of lines beyond
+ * ASCII, and a pattern run over the lines together. (native-first-search.test.ts compares the whole
+ * path with the JavaScript scan.)
  */
 import { describe, expect, test } from "vitest";
 import type { NativeScanReply } from "../../src/nav/native-addon.ts";
-import { nativeLiteralMatches } from "../../src/nav/native-matches.ts";
+import { nativeMatches } from "../../src/nav/native-matches.ts";
 import type { SearchFile } from "../../src/nav/text-scan.ts";
 
 // What the scan saw of a file: its bytes read (-1 unreadable, -2 not read), whether it looks binary, and its lines hit as
@@ -27,8 +28,8 @@ function replyOf(seen: readonly Seen[]): NativeScanReply {
     for (const [line, hit, text] of file.lines ?? []) {
       const bytes = Buffer.from(text, "utf8");
       hits.push(index, line, hit, offset, bytes.length, /^[\x00-\x7f]*$/.test(text) ? 1 : 0);
-      chunks.push(bytes);
-      offset += bytes.length;
+      chunks.push(bytes, Buffer.from("\n"));
+      offset += bytes.length + 1;
     }
   });
   const bytes = Buffer.concat(chunks);
@@ -36,17 +37,17 @@ function replyOf(seen: readonly Seen[]): NativeScanReply {
 }
 
 const listed = (sizes: readonly number[]): SearchFile[] => sizes.map((size, index) => ({ path: `f${index}.py`, size, mtimeMs: 0 }));
-const rows = (matches: ReturnType<typeof nativeLiteralMatches>) => matches?.build((path, line, column, text) => `${path}:${line}:${column}:${text}`);
+const rows = (matches: ReturnType<typeof nativeMatches>) => matches?.build((path, line, column, text) => `${path}:${line}:${column}:${text}`);
 
 describe("matches made from a native literal scan", () => {
   test("stops at the limit: the hit past it says the answer is cut, and its file is not among the paths", () => {
     const reply = replyOf([{ length: 5, lines: [[1, 0, "ab"]] }, { length: 5, lines: [[2, 1, "xab"]] }]);
-    const matches = nativeLiteralMatches(listed([5, 5]), [0, 1], reply, 1)!;
+    const matches = nativeMatches(listed([5, 5]), [0, 1], reply, 1)!;
     expect(matches).toMatchObject({ count: 1, truncated: true, searchedFiles: 2, changed: [] });
     expect(matches.paths()).toEqual(["f0.py"]);
     expect(rows(matches)).toEqual(["f0.py:1:1:ab"]);
     // With room for both, neither is cut.
-    const both = nativeLiteralMatches(listed([5, 5]), [0, 1], reply, 2)!;
+    const both = nativeMatches(listed([5, 5]), [0, 1], reply, 2)!;
     expect(both).toMatchObject({ count: 2, truncated: false });
     expect(both.paths()).toEqual(["f0.py", "f1.py"]);
     expect(rows(both)).toEqual(["f0.py:1:1:ab", "f1.py:2:2:xab"]);
@@ -54,20 +55,20 @@ describe("matches made from a native literal scan", () => {
 
   test("cuts within a file, and ignores files after the limit, even those no thread read", () => {
     const reply = replyOf([{ length: 9, lines: [[1, 0, "ab"], [2, 0, "ab"], [3, 0, "ab"]] }, { length: -2 }]);
-    const matches = nativeLiteralMatches(listed([9, 9]), [0, 1], reply, 2)!;
+    const matches = nativeMatches(listed([9, 9]), [0, 1], reply, 2)!;
     expect(matches).toMatchObject({ count: 2, truncated: true, searchedFiles: 1 });
     expect(rows(matches)).toEqual(["f0.py:1:1:ab", "f0.py:2:1:ab"]);
   });
 
   test("is null when a file before the limit was read by no thread (the caller scans it otherwise)", () => {
     const reply = replyOf([{ length: 5, lines: [[1, 0, "ab"]] }, { length: -2 }, { length: 5, lines: [[1, 0, "ab"]] }]);
-    expect(nativeLiteralMatches(listed([5, 5, 5]), [0, 1, 2], reply, 10)).toBeNull();
+    expect(nativeMatches(listed([5, 5, 5]), [0, 1, 2], reply, 10)).toBeNull();
   });
 
   test("counts files read (not unreadable, not binary) as searched, and those read at another size as changed; maps paths through the indexes", () => {
     const reply = replyOf([{ length: -1 }, { length: 7, binary: true }, { length: 6, lines: [[4, 2, "  ab"]] }, { length: 3 }]);
     const files = listed([1, 7, 7, 5, 3]);
-    const matches = nativeLiteralMatches(files, [1, 2, 3, 4], reply, 10)!;
+    const matches = nativeMatches(files, [1, 2, 3, 4], reply, 10)!;
     expect(matches).toMatchObject({ count: 1, truncated: false, searchedFiles: 2, changed: ["f3.py"] });
     expect(rows(matches)).toEqual(["f3.py:4:3:  ab"]);
   });
@@ -75,9 +76,59 @@ describe("matches made from a native literal scan", () => {
   test("gives a line beyond ASCII its column in characters, and a long line its text around the hit", () => {
     const long = `${"é".repeat(400)}ab${"x".repeat(400)}`;
     const reply = replyOf([{ length: 50, lines: [[1, Buffer.byteLength("é😀 "), "é😀 ab"], [2, 800, long]] }]);
-    const [short, cut] = rows(nativeLiteralMatches(listed([50]), [0], reply, 10))!;
+    const [short, cut] = rows(nativeMatches(listed([50]), [0], reply, 10))!;
     // é is one UTF-16 unit, 😀 two: the hit is the fifth unit.
     expect(short).toBe("f0.py:1:5:é😀 ab");
     expect(cut).toBe(`f0.py:2:401:…${"é".repeat(100)}ab${"x".repeat(198)}…`);
+  });
+});
+
+describe("matches of a pattern made from a native scan", () => {
+  // Lines that hold a pattern's literal, some it matches and some not, two beyond ASCII; the first
+  // ASCII line of the second file is followed by one beyond ASCII that Latin-1 would read as matching.
+  const reply = replyOf([
+    { length: 90, lines: [[1, 0, "import os"], [2, 0, "import osmosis"], [5, 4, "    import sys, re"], [6, 0, "import é, sys"]] },
+    { length: 40, lines: [[3, 0, "import numpy"], [4, 5, "# é import os"], [9, 0, "import os"]] },
+    { length: 20, lines: [[2, 0, "import sys"]] },
+  ]);
+  const files = listed([90, 40, 20]);
+  const search = (source: string, limit = 50) => nativeMatches(files, [0, 1, 2], reply, limit, new RegExp(source, "gm"))!;
+
+  test("keeps the lines the pattern matches, at its first match, as matching each line alone does", () => {
+    const matches = search(String.raw`import\s+(os|sys)\b`);
+    expect(matches).toMatchObject({ count: 5, truncated: false, searchedFiles: 3 });
+    expect(matches.paths()).toEqual(["f0.py", "f1.py", "f2.py"]);
+    expect(rows(matches)).toEqual(["f0.py:1:1:import os", "f0.py:5:5:    import sys, re", "f1.py:4:5:# é import os", "f1.py:9:1:import os", "f2.py:2:1:import sys"]);
+  });
+
+  test("matches a line beyond ASCII as its text, not as its bytes read as Latin-1", () => {
+    // "é" is the bytes C3 A9, which Latin-1 reads as "Ã©".
+    expect(rows(search("import \u00c3"))).toEqual([]);
+    expect(rows(search("import é"))).toEqual(["f0.py:6:1:import é, sys"]);
+    expect(rows(search("é import"))).toEqual(["f1.py:4:3:# é import os"]);
+  });
+
+  test("matches at a line's end, and never across the line feed between lines", () => {
+    expect(rows(search("os$"))).toEqual(["f0.py:1:8:import os", "f1.py:4:12:# é import os", "f1.py:9:8:import os"]);
+    expect(rows(search("^import"))).toHaveLength(6);
+    // An empty match at a line's end is that line's, not the next one's.
+    expect(rows(search("$")).map((row) => row.split(":").slice(0, 3).join(":"))).toEqual([
+      "f0.py:1:10",
+      "f0.py:2:15",
+      "f0.py:5:19",
+      "f0.py:6:14",
+      "f1.py:3:13",
+      "f1.py:4:14",
+      "f1.py:9:10",
+      "f2.py:2:11",
+    ]);
+    expect(rows(search(String.raw`sys[^\n]*import`))).toEqual([]);
+  });
+
+  test("stops at the limit: the match past it says the answer is cut, and its file is not among the paths", () => {
+    const matches = search(String.raw`import\s+(os|sys)\b`, 2);
+    expect(matches).toMatchObject({ count: 2, truncated: true });
+    expect(matches.paths()).toEqual(["f0.py"]);
+    expect(rows(matches)).toEqual(["f0.py:1:1:import os", "f0.py:5:5:    import sys, re"]);
   });
 });
