@@ -14,10 +14,11 @@
  * For each: processes that only search, one after another from a new cache (as
  * `rlmkit nav search` runs), cold index (a new process, no cache), warm start (a new process,
  * disk cache), for every query the first search of a new process (disk cache
- * warm) and the median of repeated searches in one process (after a first search
- * of that query, in a process that has searched before), each against rg's
- * time for the same query; peak RSS and cores used (CPU time over wall time,
- * all threads) of the indexing and searching processes.
+ * warm; the median of FIRST_RUNS such processes) and the median of repeated searches
+ * in one process (after a first search of that query, in a process that has searched
+ * before), each against the median of rg's runs for the same query (each a new
+ * process); peak RSS and cores used (CPU time over wall time, all threads) of the
+ * indexing and searching processes.
  *
  * Run: `npm run build && npm run bench -- nav` (or `npx node bench/nav.ts [stdlib|installation]`).
  * It measures the build (dist/), as a package user runs it.
@@ -32,6 +33,8 @@ import { createNavTools } from "../dist/src/nav/index.js";
 import { median } from "./median.ts";
 
 const REPEATS = 5;
+/** New processes per query for the first search: one process is one sample, and one sample is noise on a machine that does anything else. */
+const FIRST_RUNS = 5;
 const ALL = 10_000_000;
 // Searches that return every match can take long on a loaded machine; the bench measures them, it does not cut them off.
 const SEARCH_TIMEOUT_MS = 120_000;
@@ -104,16 +107,24 @@ async function benchCorpus(name: string, corpus: { root: string; how: string }, 
   const repeatedMs = JSON.parse(repeated.note) as { medians: number[]; lines: number[]; catastrophic: { ms: number; result: string } };
   console.log(`searching process: peak RSS ${repeated.rssMb.toFixed(0)} MB, ${cores(repeated)} cores over its life`);
   console.log("");
-  console.log("| query | nav lines | rg lines | first search (new process) | rg | first / rg | repeated (median) | rg (median) | repeated / rg |");
+  console.log(`| query | nav lines | rg lines | first search (new process, median of ${FIRST_RUNS}; range) | rg (median of ${REPEATS + FIRST_RUNS}) | first / rg | repeated (median) | rg (median) | repeated / rg |`);
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   QUERIES.forEach((query, index) => {
-    const first = child(["--first", corpus.root, cacheDir, String(index)]);
-    const rg = ripgrep(corpus.root, query);
-    const firstRg = rg.times[0];
-    const repeatedRg = median(rg.times.slice(1));
+    // Each a new process, alternating with rg's runs, so that both meet the same state of the machine.
+    const firsts: number[] = [];
+    const rgTimes: number[] = [];
+    let rgLines = 0;
+    for (let run = 0; run < FIRST_RUNS; run++) {
+      firsts.push(child(["--first", corpus.root, cacheDir, String(index)]).ms);
+      const rg = ripgrep(corpus.root, query, run === 0 ? REPEATS : 0);
+      rgTimes.push(...rg.times);
+      rgLines = rg.lines;
+    }
+    const first = median(firsts);
+    const rgMs = median(rgTimes);
     const repeatedNav = repeatedMs.medians[index];
     console.log(
-      `| ${query.label}: \`${query.query}\`${query.caseSensitive ? "" : " (-i)"} | ${repeatedMs.lines[index]} | ${rg.lines} | ${fmt(first.ms)} | ${fmt(firstRg)} | ${(first.ms / firstRg).toFixed(2)}× | ${fmt(repeatedNav)} | ${fmt(repeatedRg)} | ${(repeatedNav / repeatedRg).toFixed(2)}× |`,
+      `| ${query.label}: \`${query.query}\`${query.caseSensitive ? "" : " (-i)"} | ${repeatedMs.lines[index]} | ${rgLines} | ${fmt(first)} (${fmt(Math.min(...firsts))}–${fmt(Math.max(...firsts))}) | ${fmt(rgMs)} | ${(first / rgMs).toFixed(2)}× | ${fmt(repeatedNav)} | ${fmt(rgMs)} | ${(repeatedNav / rgMs).toFixed(2)}× |`,
     );
   });
   const rgCatastrophic = ripgrep(corpus.root, CATASTROPHIC);
@@ -204,12 +215,12 @@ async function repeatedSearchChild(root: string, cacheDir: string): Promise<void
   report(started, cpu, JSON.stringify({ medians, lines, catastrophic: { ms: catastrophicMs, result } }));
 }
 
-// rg's times for one query: the first run, then REPEATS more; and its line count.
-function ripgrep(root: string, query: Query): { times: number[]; lines: number } {
+// rg's times for one query: a run, then `repeats` more (each a new process); and its line count.
+function ripgrep(root: string, query: Query, repeats = REPEATS): { times: number[]; lines: number } {
   const args = ["--no-config", "--no-require-git", "--hidden", "--max-filesize", "1M", "-n", "--column", query.caseSensitive ? "-s" : "-i", ...(query.regex ? ["-e", query.query] : ["-F", "-e", query.query]), "."];
   const times: number[] = [];
   let lines = 0;
-  for (let repeat = 0; repeat <= REPEATS; repeat++) {
+  for (let repeat = 0; repeat <= repeats; repeat++) {
     const started = performance.now();
     const run = spawnSync("rg", args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
     times.push(performance.now() - started);

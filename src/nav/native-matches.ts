@@ -20,11 +20,11 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
   const bytes = Buffer.from(reply.bytes);
   // The ASCII lines are slices of one string (few objects for the collector to copy, none of them large).
   const latin1 = bytes.toString("latin1");
-  const lines = pattern ? new PatternLines(pattern, reply.hits, bytes, latin1) : undefined;
+  // A pattern's matches: the hit, and the match's position in the line (characters), for the first `limit + 1`.
+  const chosen = pattern ? matchLines(pattern, reply.hits, bytes, latin1, limit + 1) : undefined;
+  let next = 0;
   // Per file with matches: its index in `files`, and where its matches are in `chosen` (a pattern's) or `hits` (a literal's).
   const runs: number[] = [];
-  // A pattern's matches: the hit, and the match's position in the line (characters).
-  const chosen: number[] = [];
   const changed: string[] = [];
   let searchedFiles = 0;
   let total = 0;
@@ -42,21 +42,17 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     if (counts[at * FILE_STRIDE + 1] === 1) continue;
     searchedFiles++;
     if (hits === 0) continue;
-    const room = limit + 1 - total;
-    if (!lines) {
-      const kept = Math.min(hits, room);
+    if (!chosen) {
+      const kept = Math.min(hits, limit + 1 - total);
       runs.push(index, first, kept);
       total += kept;
       continue;
     }
-    const from = chosen.length;
-    for (let one = first; one < first + hits && (chosen.length - from) / 2 < room; one++) {
-      const position = lines.matchIn(one);
-      if (position !== -1) chosen.push(one, position);
-    }
-    const kept = (chosen.length - from) / 2;
-    if (kept > 0) runs.push(index, from / 2, kept);
-    total += kept;
+    // This file's matches come next (a file's hits are together, in the files' order).
+    const from = next;
+    while (next * 2 < chosen.length && chosen[next * 2]! < first + hits) next++;
+    if (next > from) runs.push(index, from, next - from);
+    total += next - from;
   }
   const count = Math.min(total, limit);
   // The runs of the first `count` matches alone (the match past `limit` only says the answer is cut).
@@ -83,14 +79,14 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
         const path = files[runs[run]!]!.path;
         const end = runs[run + 1]! + runs[run + 2]!;
         for (let next = runs[run + 1]!; next < end; next++) {
-          const one = lines ? chosen[next * 2]! : next;
+          const one = chosen ? chosen[next * 2]! : next;
           const at = one * STRIDE;
           const lineOffset = hits[at + 3]!;
           const lineEnd = lineOffset + hits[at + 4]!;
           const ascii = hits[at + 5] === 1;
           const line = ascii ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
           // A literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
-          const position = lines ? chosen[next * 2 + 1]! : ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
+          const position = chosen ? chosen[next * 2 + 1]! : ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
           built[made++] = make(path, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position));
         }
       }
@@ -100,46 +96,43 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
 }
 
 /**
- * Where a line pattern first matches each line hit, asked in the hits' order. The pattern runs over
- * all the lines at once, read as Latin-1, so it is called once per match rather than once per line
- * (a pattern's literal is on many more lines than it matches); a line beyond ASCII, which Latin-1
- * does not read as its text, is decoded and matched alone. A line pattern never matches a line feed,
- * so a match found lies within one line, and matching the lines together finds what matching each
- * alone finds.
+ * Where a line pattern first matches each line hit, for the first `wanted` lines it matches: (hit, position
+ * in characters) pairs, in the hits' order. The pattern runs over all the lines at once, read as Latin-1,
+ * so it is called once per match rather than once per line (a pattern's literal is on many more lines
+ * than it matches); a line beyond ASCII, which Latin-1 does not read as its text, is decoded and matched
+ * alone. A line pattern never matches a line feed, so a match found lies within one line (an empty one
+ * at a line's end is that line's: the next starts after the line feed), and matching the lines together
+ * finds what matching each alone finds.
  */
-class PatternLines {
-  readonly #pattern: RegExp;
-  readonly #hits: Int32Array;
-  readonly #bytes: Buffer;
-  readonly #text: string;
-  // Where the pattern matched next in the text, from where it was last asked to look (-1: not known).
-  #next = -1;
-
-  constructor(pattern: RegExp, hits: Int32Array, bytes: Buffer, text: string) {
-    this.#pattern = pattern;
-    this.#hits = hits;
-    this.#bytes = bytes;
-    this.#text = text;
-  }
-
-  /** The position (characters) of the pattern's first match in hit `hit`'s line, or -1. */
-  matchIn(hit: number): number {
-    const at = hit * STRIDE;
-    const lineOffset = this.#hits[at + 3]!;
-    const lineEnd = lineOffset + this.#hits[at + 4]!;
-    const pattern = this.#pattern;
-    if (this.#hits[at + 5] !== 1) {
-      pattern.lastIndex = 0;
-      return pattern.exec(this.#bytes.toString("utf8", lineOffset, lineEnd))?.index ?? -1;
+function matchLines(pattern: RegExp, hits: Int32Array, bytes: Buffer, text: string, wanted: number): number[] {
+  const chosen: number[] = [];
+  const count = hits.length / STRIDE;
+  // The line of hit `one` beyond ASCII, matched alone.
+  const alone = (one: number): void => {
+    const lineOffset = hits[one * STRIDE + 3]!;
+    pattern.lastIndex = 0;
+    const match = pattern.exec(bytes.toString("utf8", lineOffset, lineOffset + hits[one * STRIDE + 4]!));
+    if (match) chosen.push(one, match.index);
+  };
+  let one = 0;
+  while (one < count && chosen.length < wanted * 2) {
+    if (hits[one * STRIDE + 5] !== 1) {
+      alone(one++);
+      continue;
     }
-    if (this.#next < lineOffset) {
-      pattern.lastIndex = lineOffset;
-      this.#next = pattern.exec(this.#text)?.index ?? Number.MAX_SAFE_INTEGER;
+    pattern.lastIndex = hits[one * STRIDE + 3]!;
+    const match = pattern.exec(text);
+    const at = match ? match.index : Number.MAX_SAFE_INTEGER;
+    // The lines before the match's do not match, but those beyond ASCII, which are matched alone.
+    while (one < count && hits[one * STRIDE + 3]! + hits[one * STRIDE + 4]! < at && chosen.length < wanted * 2) {
+      if (hits[one * STRIDE + 5] !== 1) alone(one);
+      one++;
     }
-    // At the line's end: an empty match there (`$`) is this line's; the next line starts after the line feed.
-    if (this.#next > lineEnd) return -1;
-    const position = this.#next - lineOffset;
-    this.#next = -1;
-    return position;
+    if (one === count || chosen.length === wanted * 2) break;
+    // The match's line: a match in a line beyond ASCII read as Latin-1 does not count (it is matched alone).
+    if (hits[one * STRIDE + 5] === 1) chosen.push(one, at - hits[one * STRIDE + 3]!);
+    else alone(one);
+    one++;
   }
+  return chosen;
 }
