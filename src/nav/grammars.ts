@@ -1,9 +1,11 @@
 import { createRequire } from "node:module";
-import { Language, Parser } from "web-tree-sitter";
+import type { Parser } from "web-tree-sitter";
 import type { GrammarName } from "./languages.ts";
 
 const require = createRequire(import.meta.url);
-let runtime: Promise<void> | undefined;
+// The runtime's module, loaded and started on first use: a process that finds every file in the
+// index's disk cache (a search, say) never parses one, and importing it costs 3 ms.
+let runtime: Promise<typeof import("web-tree-sitter")> | undefined;
 const parsers = new Map<GrammarName, Promise<Parser>>();
 
 /**
@@ -15,8 +17,11 @@ export function grammarParser(grammar: GrammarName): Promise<Parser> {
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = (async () => {
-      runtime ??= Parser.init();
-      await runtime;
+      runtime ??= import("web-tree-sitter").then(async (treeSitter) => {
+        await treeSitter.Parser.init();
+        return treeSitter;
+      });
+      const { Language, Parser } = await runtime;
       const language = await Language.load(require.resolve(`@repomix/tree-sitter-wasms/out/tree-sitter-${grammar}.wasm`));
       const created = new Parser();
       created.setLanguage(language);

@@ -32,12 +32,24 @@ describe("what a command loads at start-up", () => {
     { label: "--help", args: ["--help"], allowed: ["commander"] },
     { label: "config, nothing set", args: ["config"], allowed: ["commander"] },
     { label: "nav with an unknown tool (arguments parsed, nothing run)", args: ["nav", "frobnicate"], allowed: ["commander"], status: 1 },
-    // A search runs the navigation tools (the read rule's packages, the parser, Ajv for the arguments), not the sandbox (isolated-vm, acorn).
-    { label: "a nav search", args: ["nav", "search", "needle", "--repo", "."], allowed: ["ajv", "commander", "fast-deep-equal", "fast-uri", "ignore", "json-schema-traverse", "picomatch", "web-tree-sitter"] },
+    // A search runs the navigation tools (the read rule's packages, Ajv for the arguments), not the sandbox (isolated-vm, acorn), nor
+    // the parser when no file with a match needs parsing (here no file holds the needle).
+    { label: "a nav search", args: ["nav", "search", "needle", "--repo", "."], allowed: ["ajv", "commander", "fast-deep-equal", "fast-uri", "ignore", "json-schema-traverse", "picomatch"] },
   ])("$label: $allowed", ({ args, allowed, status = 0 }) => {
     const run = packagesLoaded(args);
     expect(run.status).toBe(status);
     expect(run.packages).toEqual(allowed);
+  });
+
+  test("a search with a match in a file the index has not parsed loads the parser then, and only then", () => {
+    writeFileSync(join(dir, "found.py"), "def find():\n    return 'needle'\n");
+    try {
+      const run = packagesLoaded(["nav", "search", "needle", "--repo", "."]);
+      expect(run.status).toBe(0);
+      expect(run.packages).toContain("web-tree-sitter");
+    } finally {
+      rmSync(join(dir, "found.py"));
+    }
   });
 
   test("a config value to check loads zod then, and only then", () => {
