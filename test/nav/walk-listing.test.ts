@@ -240,6 +240,25 @@ describe("a kept listing", () => {
     expect(readListing(file)).toBeUndefined();
     await writeListing(file, { ...listing, files: [...listing.files, ".git/config"].sort() });
     expect(readListing(file)).toBeUndefined();
+    // Each list, with paths whose folder is listed (the root): only the test of the paths themselves refuses them.
+    const named: [string, Partial<WalkListing>][] = [
+      ["a file named .git (a worktree's)", { files: [...listing.files, ".git"].sort() }],
+      ["a file named ..", { files: [...listing.files, ".."].sort() }],
+      ["a file named .", { files: [...listing.files, "."].sort() }],
+      ["a symlink named .git", { links: [...listing.links, ".git"].sort() }],
+      ["a folder named .GIT", { folders: withFolder(".GIT", [2, 0, 0, 0]).folders, watched: withFolder(".GIT", [2, 0, 0, 0]).watched }],
+      ["a folder named .git below the root", { folders: withFolder("docs/.git", [2, 0, 0, 0]).folders, watched: withFolder("docs/.git", [2, 0, 0, 0]).watched }],
+      ["a file with an empty name", { files: [...listing.files, ""].sort() }],
+      ["a file whose path ends in a slash", { files: [...listing.files, "docs/"].sort() }],
+      ["a file whose path starts at the root of the file system", { files: [...listing.files, "/x.py"].sort() }],
+      ["a symlink also listed as a file", { files: [...listing.files, "docs/o-link.py"].sort() }],
+      ["a symlink also listed as a folder", { folders: withFolder("linked", [2, 0, 0, 0]).folders, watched: withFolder("linked", [2, 0, 0, 0]).watched }],
+    ];
+    expect(listing.links).toEqual(expect.arrayContaining(["docs/o-link.py", "linked"]));
+    for (const [name, change] of named) {
+      await writeListing(file, { ...listing, ...change });
+      expect(readListing(file), name).toBeUndefined();
+    }
   });
 
   test("is not kept when a folder could not be listed", async () => {
