@@ -74,21 +74,28 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
       const hits = reply.hits;
       const built: T[] = new Array(count);
-      let made = 0;
-      for (let run = 0; run < runs.length; run += 3) {
-        const path = files[runs[run]!]!.path;
-        const end = runs[run + 1]! + runs[run + 2]!;
-        for (let next = runs[run + 1]!; next < end; next++) {
-          const one = chosen ? chosen[next * 2]! : next;
-          const at = one * STRIDE;
-          const lineOffset = hits[at + 3]!;
-          const lineEnd = lineOffset + hits[at + 4]!;
-          const ascii = hits[at + 5] === 1;
-          const line = ascii ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
-          // A literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
-          const position = chosen ? chosen[next * 2 + 1]! : ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
-          built[made++] = make(path, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position));
+      // One loop over the matches, not one per file inside one over the files: code the engine optimises for an
+      // inner loop while the outer one runs is thrown away each time the inner one ends (once per file).
+      let run = -3;
+      let next = 0;
+      let end = 0;
+      let path = "";
+      for (let made = 0; made < count; made++, next++) {
+        while (next === end) {
+          run += 3;
+          path = files[runs[run]!]!.path;
+          next = runs[run + 1]!;
+          end = next + runs[run + 2]!;
         }
+        const one = chosen ? chosen[next * 2]! : next;
+        const at = one * STRIDE;
+        const lineOffset = hits[at + 3]!;
+        const lineEnd = lineOffset + hits[at + 4]!;
+        const ascii = hits[at + 5] === 1;
+        const line = ascii ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
+        // A literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
+        const position = chosen ? chosen[next * 2 + 1]! : ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
+        built[made] = make(path, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position));
       }
       return built;
     },
@@ -107,32 +114,27 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
 function matchLines(pattern: RegExp, hits: Int32Array, bytes: Buffer, text: string, wanted: number): number[] {
   const chosen: number[] = [];
   const count = hits.length / STRIDE;
-  // The line of hit `one` beyond ASCII, matched alone.
-  const alone = (one: number): void => {
+  // Where the pattern matches next in the text, from the line it was last run from (-1: not known).
+  let next = -1;
+  // One loop over the lines, not one inside another: code the engine optimises for an inner loop is thrown away each time it ends.
+  for (let one = 0; one < count && chosen.length < wanted * 2; one++) {
     const lineOffset = hits[one * STRIDE + 3]!;
-    pattern.lastIndex = 0;
-    const match = pattern.exec(bytes.toString("utf8", lineOffset, lineOffset + hits[one * STRIDE + 4]!));
-    if (match) chosen.push(one, match.index);
-  };
-  let one = 0;
-  while (one < count && chosen.length < wanted * 2) {
+    const lineEnd = lineOffset + hits[one * STRIDE + 4]!;
     if (hits[one * STRIDE + 5] !== 1) {
-      alone(one++);
+      pattern.lastIndex = 0;
+      const alone = pattern.exec(bytes.toString("utf8", lineOffset, lineEnd));
+      if (alone) chosen.push(one, alone.index);
       continue;
     }
-    pattern.lastIndex = hits[one * STRIDE + 3]!;
-    const match = pattern.exec(text);
-    const at = match ? match.index : Number.MAX_SAFE_INTEGER;
-    // The lines before the match's do not match, but those beyond ASCII, which are matched alone.
-    while (one < count && hits[one * STRIDE + 3]! + hits[one * STRIDE + 4]! < at && chosen.length < wanted * 2) {
-      if (hits[one * STRIDE + 5] !== 1) alone(one);
-      one++;
+    if (next < lineOffset) {
+      pattern.lastIndex = lineOffset;
+      next = pattern.exec(text)?.index ?? Number.MAX_SAFE_INTEGER;
     }
-    if (one === count || chosen.length === wanted * 2) break;
-    // The match's line: a match in a line beyond ASCII read as Latin-1 does not count (it is matched alone).
-    if (hits[one * STRIDE + 5] === 1) chosen.push(one, at - hits[one * STRIDE + 3]!);
-    else alone(one);
-    one++;
+    // A match at or before the line's end is this line's (an empty one at its end too: the next line starts after the line feed).
+    if (next <= lineEnd) {
+      chosen.push(one, next - lineOffset);
+      next = -1;
+    }
   }
   return chosen;
 }

@@ -64,14 +64,23 @@ export function mergeMatches(files: readonly SearchFile[], replies: readonly Wor
     },
     build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
       const built: T[] = new Array(count);
-      let seen = 0;
-      for (let run = 0; run < runs.length; run += RUN_STRIDE) {
-        const { meta, texts } = replies[runs[run]!]!;
-        const path = files[runs[run + 3]!]!.path;
-        for (let match = runs[run + 1]!; match < runs[run + 2]!; match++) {
-          const at = match * STRIDE;
-          built[seen++] = make(path, meta[at + 1]!, meta[at + 2]!, texts[match]!);
+      // One loop over the matches, not one per run inside one over the runs: code the engine optimises for an
+      // inner loop while the outer one runs is thrown away each time the inner one ends (once per file).
+      let run = -RUN_STRIDE;
+      let match = 0;
+      let end = 0;
+      let reply = replies[0]!;
+      let path = "";
+      for (let seen = 0; seen < count; seen++, match++) {
+        while (match === end) {
+          run += RUN_STRIDE;
+          reply = replies[runs[run]!]!;
+          path = files[runs[run + 3]!]!.path;
+          match = runs[run + 1]!;
+          end = runs[run + 2]!;
         }
+        const at = match * STRIDE;
+        built[seen] = make(path, reply.meta[at + 1]!, reply.meta[at + 2]!, reply.texts[match]!);
       }
       return built;
     },
