@@ -42,7 +42,7 @@ const LINE_TEXT_MAX = 300;
 /** Matches as flat arrays: `meta` holds (file index, line, column) per match, `texts` the lines. */
 export class MatchSink {
   meta: Int32Array;
-  readonly texts: string[] = [];
+  readonly texts: string[] = emptyStrings();
   count = 0;
   readonly #progress: (() => void) | undefined;
 
@@ -73,6 +73,15 @@ export class MatchSink {
   result(): { meta: Int32Array; texts: string[]; count: number } {
     return { meta: this.meta.subarray(0, this.count * STRIDE).slice(), texts: this.texts, count: this.count };
   }
+}
+
+// An empty array made to hold strings: an empty literal starts as an array of small integers, and its first
+// string changes its map, which throws away the code the engine optimised for the sinks before (in the workers,
+// at every search: a repeated search's first scans then ran unoptimised).
+function emptyStrings(): string[] {
+  const strings = [""];
+  strings.pop();
+  return strings;
 }
 
 /** The regular expression a search runs, from its line-oriented pattern (see line-regex.ts). */
