@@ -19,6 +19,8 @@ export class EnclosingSymbols {
   // The last name given, and whose: consecutive lines in one symbol share the string.
   #named = -1;
   #name: string | null = null;
+  // The last line the last answer holds for: the innermost symbol ends after it, or another starts.
+  #holdsTo = -1;
 
   constructor(spans: SymbolSpans) {
     this.#spans = spans;
@@ -28,6 +30,11 @@ export class EnclosingSymbols {
 
   /** The qualified name of the innermost symbol covering `line` (1-based), or null. */
   nameAt(line: number): string | null {
+    // Most lines asked are in the symbol of the line before (a search's matches in one function).
+    if (line >= this.#line && line <= this.#holdsTo) {
+      this.#line = line;
+      return this.#name;
+    }
     const numbers = this.#numbers;
     const open = this.#open;
     const order = this.#order;
@@ -38,8 +45,16 @@ export class EnclosingSymbols {
     this.#line = line;
     while (this.#next < order.length && numbers[order[this.#next]! * 3]! <= line) open.push(order[this.#next++]!);
     while (open.length > 0 && numbers[open[open.length - 1]! * 3 + 1]! < line) open.pop();
-    if (open.length === 0) return null;
+    // The answer holds until the next symbol starts, or the innermost one ends.
+    const nextStart = this.#next < order.length ? numbers[order[this.#next]! * 3]! - 1 : Number.MAX_SAFE_INTEGER;
+    if (open.length === 0) {
+      this.#named = -1;
+      this.#name = null;
+      this.#holdsTo = nextStart;
+      return null;
+    }
     const innermost = open[open.length - 1]!;
+    this.#holdsTo = Math.min(nextStart, numbers[innermost * 3 + 1]!);
     if (innermost !== this.#named) {
       this.#named = innermost;
       this.#name = this.#spans.names.slice(innermost === 0 ? 0 : numbers[innermost * 3 - 1]!, numbers[innermost * 3 + 2]!);
