@@ -220,8 +220,8 @@ export async function writeIndexCache(
   }
 }
 
-// Streams the write's id, then one line per record (its symbols' or spans' JSON, from `line`), so the whole
-// file is never held in memory; each line's length (its line feed left out) goes to `lengths`.
+// Streams the write's id, then one line per record (its symbols' JSON or its spans' bytes, from `line`), so the
+// whole file is never held in memory; each line's length (its line feed left out) goes to `lengths`.
 function writeLines(target: string, writeId: string, records: readonly FileRecord[], lengths: Float64Array, line: (record: FileRecord) => Uint8Array): Promise<number> {
   return writeChunks(target, (function* () {
     yield `${writeId}\n`;

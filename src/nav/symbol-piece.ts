@@ -61,7 +61,8 @@ export const NO_SPANS = new SymbolSpans(new Int32Array(0), "");
 // The number part of encoded spans is little-endian; this platform's typed arrays may not be.
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// A leading U+FEFF is text here (a name may start with one), not a byte order mark to drop.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 // Encoded spans start with their symbol count, then three numbers per symbol.
 const HEAD_BYTES = 4;
 const SPAN_BYTES = 12;

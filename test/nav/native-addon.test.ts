@@ -110,6 +110,11 @@ describe.skipIf(!nativeAddon())("the native addon's answer", () => {
     const hitFiles: number[] = [];
     for (let at = 0; at < reply.hits.length; at += 6) hitFiles.push(reply.hits[at]!);
     expect(hitFiles).toEqual([0, 0, 3, 3, 3]);
+    // The lines, each followed by a line feed, the last line of a file without one too; each hit's line where its offset and length say.
+    expect(Buffer.from(reply.bytes).toString("latin1")).toBe("a x\nx x\nx\nx\nx\n");
+    const lines: string[] = [];
+    for (let at = 0; at < reply.hits.length; at += 6) lines.push(Buffer.from(reply.bytes, reply.hits[at + 3]!, reply.hits[at + 4]!).toString("latin1"));
+    expect(lines).toEqual(["a x", "x x", "x", "x", "x"]);
   });
 });
 

@@ -6,8 +6,9 @@
  */
 import { describe, expect, test } from "vitest";
 import type { NativeScanReply } from "../../src/nav/native-addon.ts";
+import { lineRegex, type LineRegex } from "../../src/nav/line-regex.ts";
 import { nativeMatches } from "../../src/nav/native-matches.ts";
-import type { SearchFile } from "../../src/nav/text-scan.ts";
+import { compileLinePattern, type SearchFile } from "../../src/nav/text-scan.ts";
 
 // What the scan saw of a file: its bytes read (-1 unreadable, -2 not read), whether it looks binary, and its lines hit as
 // (line number, the hit's byte offset in the line, the line's text).
@@ -92,7 +93,9 @@ describe("matches of a pattern made from a native scan", () => {
     { length: 20, lines: [[2, 0, "import sys"]] },
   ]);
   const files = listed([90, 40, 20]);
-  const search = (source: string, limit = 50) => nativeMatches(files, [0, 1, 2], reply, limit, new RegExp(source, "gm"))!;
+  // As a search compiles its pattern: line-oriented (nothing in it can match a line feed), global.
+  const linePattern = (source: string) => compileLinePattern(lineRegex(source, true) as LineRegex, false, true);
+  const search = (source: string, limit = 50) => nativeMatches(files, [0, 1, 2], reply, limit, linePattern(source))!;
 
   test("keeps the lines the pattern matches, at its first match, as matching each line alone does", () => {
     const matches = search(String.raw`import\s+(os|sys)\b`);
@@ -122,7 +125,16 @@ describe("matches of a pattern made from a native scan", () => {
       "f1.py:9:10",
       "f2.py:2:11",
     ]);
-    expect(rows(search(String.raw`sys[^\n]*import`))).toEqual([]);
+    expect(rows(search(String.raw`sys.*import`))).toEqual([]);
+  });
+
+  test("never matches across the line feed between two lines, as the pattern would on the lines joined", () => {
+    const joined = replyOf([{ length: 20, lines: [[1, 2, "x sys"], [2, 0, "import y"]] }]);
+    const pattern = String.raw`sys\s*import`;
+    // The same pattern as written, unrewritten, does match across them.
+    expect(new RegExp(pattern).test("x sys\nimport y")).toBe(true);
+    expect(rows(nativeMatches(listed([20]), [0], joined, 50, linePattern(pattern)))).toEqual([]);
+    expect(rows(nativeMatches(listed([20]), [0], joined, 50, linePattern(String.raw`sys\s*$`)))).toEqual(["f0.py:1:3:x sys"]);
   });
 
   test("stops at the limit: the match past it says the answer is cut, and its file is not among the paths", () => {

@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import fsSync from "node:fs";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { SymbolFile, SymbolSpill } from "../../src/nav/symbol-store.ts";
 
 let directory: string;
@@ -13,6 +14,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await fs.rm(directory, { recursive: true, force: true });
 });
+
+// A piece of one byte repeated, distinct per piece (quick to make in megabytes).
+function filled(index: number, length: number): Buffer {
+  return Buffer.alloc(length, (index % 250) + 1);
+}
 
 // Distinct bytes per piece, so a piece read from the wrong place shows.
 function piece(index: number, length: number): Uint8Array {
@@ -84,5 +90,41 @@ describe("SymbolFile", () => {
     }
     expect(() => symbols.read(places[0]!)).toThrow(/no longer available/);
     await fs.rm(file);
+  });
+
+  test.for([
+    // One read of a piece costs about as much as reading 64 KiB more at once: a 300 KB file is read whole after 5 pieces.
+    { label: "a small file, after one piece per 64 KiB", pieces: 300, pieceBytes: 1000, oneByOne: 5 },
+    // At most 256 pieces one by one, however large the file.
+    { label: "a large file, after 256 pieces", pieces: 600, pieceBytes: 30_000, oneByOne: 256 },
+  ])("is read whole $label", async ({ pieces: count, pieceBytes, oneByOne }) => {
+    const file = path.join(directory, `whole-${count}.symbols`);
+    const id = "write-1";
+    const places: { offset: number; length: number }[] = [];
+    let offset = id.length + 1;
+    const parts: Buffer[] = [Buffer.from(`${id}\n`)];
+    for (let index = 0; index < count; index++) {
+      places.push({ offset, length: pieceBytes });
+      parts.push(filled(index, pieceBytes), Buffer.from("\n"));
+      offset += pieceBytes + 1;
+    }
+    await fs.writeFile(file, Buffer.concat(parts));
+    const symbols = SymbolFile.open(file, offset, id)!;
+    const reads = vi.spyOn(fsSync, "readSync");
+    try {
+      places.slice(0, oneByOne).forEach((at, index) => expect(Buffer.from(symbols.read(at)).equals(filled(index, pieceBytes))).toBe(true));
+      expect(reads).toHaveBeenCalledTimes(oneByOne);
+      // The next piece reads the file whole; every piece after it, and any asked again, comes from memory.
+      expect(Buffer.from(symbols.read(places[oneByOne]!)).equals(filled(oneByOne, pieceBytes))).toBe(true);
+      const afterWhole = reads.mock.calls.length;
+      expect(afterWhole).toBeGreaterThan(oneByOne);
+      expect(reads.mock.calls.slice(oneByOne).reduce((bytes, call) => bytes + ((call as unknown[])[3] as number), 0)).toBe(offset);
+      places.forEach((at, index) => expect(Buffer.from(symbols.read(at)).equals(filled(index, pieceBytes))).toBe(true));
+      expect(reads.mock.calls.length).toBe(afterWhole);
+    } finally {
+      reads.mockRestore();
+      symbols.close();
+      await fs.rm(file);
+    }
   });
 });
