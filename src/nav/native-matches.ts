@@ -66,10 +66,10 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     truncated: total > limit,
     searchedFiles,
     changed,
-    paths() {
-      const paths: string[] = [];
-      for (let run = 0; run < runs.length; run += 3) paths.push(files[runs[run]!]!.path);
-      return paths;
+    files() {
+      const matched: SearchFile[] = [];
+      for (let run = 0; run < runs.length; run += 3) matched.push(files[runs[run]!]!);
+      return matched;
     },
     build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
       const hits = reply.hits;

@@ -45,7 +45,7 @@ export async function navRefs(context: NavContext, query: string, options: NavRe
   });
   if ("error" in found) return { error: found.error };
   const isMatch = glob ? globMatcher(glob) : undefined;
-  const paths = found.paths().filter((path) => !isMatch || isMatch(path));
+  const paths = found.files().map((file) => file.path).filter((path) => !isMatch || isMatch(path));
   const ranked: { match: SearchMatch; tier: number }[] = [];
   let firstTier = 0;
   for (const path of paths) {

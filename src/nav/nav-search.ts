@@ -38,12 +38,21 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   if ("error" in result) return { error: result.error };
   // Files the workers found changed on disk are analysed again; the others are trusted without a stat.
   for (const changed of result.changed) await context.index.record(changed);
-  const paths = result.paths();
-  await context.index.prepare(paths);
   const spansByPath = new Map<string, SymbolSpans>();
-  for (const path of paths) {
-    const record = context.index.knownRecord(path) ?? (await context.index.record(path, false));
-    if (record) spansByPath.set(path, symbolSpans(record));
+  // Records the index holds (in memory or in the disk cache) first, without a promise or a lookup by path each
+  // (a repeated search asks for the same files again); the others are analysed, in parallel when many.
+  const unknown: string[] = [];
+  for (const file of result.files()) {
+    const record = context.index.knownRecordOf(file);
+    if (record) spansByPath.set(file.path, symbolSpans(record));
+    else unknown.push(file.path);
+  }
+  if (unknown.length > 0) {
+    await context.index.prepare(unknown);
+    for (const path of unknown) {
+      const record = context.index.knownRecord(path) ?? (await context.index.record(path, false));
+      if (record) spansByPath.set(path, symbolSpans(record));
+    }
   }
   let currentPath: string | undefined;
   let enclosing = new EnclosingSymbols(NO_SPANS);

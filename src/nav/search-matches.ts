@@ -26,8 +26,8 @@ export interface TextMatches {
   readonly searchedFiles: number;
   /** Paths found changed on disk since the index last saw them (their matches are from the new text). */
   readonly changed: string[];
-  /** The paths with matches, each once, in file order. */
-  paths(): string[];
+  /** The files with matches, each once, in file order (the objects of the list searched). */
+  files(): SearchFile[];
   /** One value per match, in file order: `make(path, line, column, text)` with 1-based line and column. */
   build<T>(make: (path: string, line: number, column: number, text: string) => T): T[];
 }
@@ -57,10 +57,10 @@ export function mergeMatches(files: readonly SearchFile[], replies: readonly Wor
     truncated: total > limit,
     searchedFiles,
     changed,
-    paths() {
-      const paths: string[] = new Array(runs.length / RUN_STRIDE);
-      for (let run = 0; run < runs.length; run += RUN_STRIDE) paths[run / RUN_STRIDE] = files[runs[run + 3]!]!.path;
-      return paths;
+    files() {
+      const matched: SearchFile[] = new Array(runs.length / RUN_STRIDE);
+      for (let run = 0; run < runs.length; run += RUN_STRIDE) matched[run / RUN_STRIDE] = files[runs[run + 3]!]!;
+      return matched;
     },
     build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
       const built: T[] = new Array(count);

@@ -60,7 +60,7 @@ async function nativeSearch(files: readonly SearchFile[], request: TextSearchReq
 function asPlain(result: TextMatches | undefined, regex: boolean) {
   if (!result) return result;
   const rows = result.build((path, line, column, text) => ({ path, line, column, text }));
-  const matches = { rows, texts: rows.map((row) => row.text), count: result.count, truncated: result.truncated, paths: result.paths() };
+  const matches = { rows, texts: rows.map((row) => row.text), count: result.count, truncated: result.truncated, paths: result.files().map((file) => file.path) };
   return regex ? matches : { ...matches, searchedFiles: result.searchedFiles, changed: result.changed };
 }
 

@@ -45,12 +45,12 @@ describe("matches made from a native literal scan", () => {
     const reply = replyOf([{ length: 5, lines: [[1, 0, "ab"]] }, { length: 5, lines: [[2, 1, "xab"]] }]);
     const matches = nativeMatches(listed([5, 5]), [0, 1], reply, 1)!;
     expect(matches).toMatchObject({ count: 1, truncated: true, searchedFiles: 2, changed: [] });
-    expect(matches.paths()).toEqual(["f0.py"]);
+    expect(matches.files().map((file) => file.path)).toEqual(["f0.py"]);
     expect(rows(matches)).toEqual(["f0.py:1:1:ab"]);
     // With room for both, neither is cut.
     const both = nativeMatches(listed([5, 5]), [0, 1], reply, 2)!;
     expect(both).toMatchObject({ count: 2, truncated: false });
-    expect(both.paths()).toEqual(["f0.py", "f1.py"]);
+    expect(both.files().map((file) => file.path)).toEqual(["f0.py", "f1.py"]);
     expect(rows(both)).toEqual(["f0.py:1:1:ab", "f1.py:2:2:xab"]);
   });
 
@@ -100,7 +100,7 @@ describe("matches of a pattern made from a native scan", () => {
   test("keeps the lines the pattern matches, at its first match, as matching each line alone does", () => {
     const matches = search(String.raw`import\s+(os|sys)\b`);
     expect(matches).toMatchObject({ count: 5, truncated: false, searchedFiles: 3 });
-    expect(matches.paths()).toEqual(["f0.py", "f1.py", "f2.py"]);
+    expect(matches.files().map((file) => file.path)).toEqual(["f0.py", "f1.py", "f2.py"]);
     expect(rows(matches)).toEqual(["f0.py:1:1:import os", "f0.py:5:5:    import sys, re", "f1.py:4:5:# é import os", "f1.py:9:1:import os", "f2.py:2:1:import sys"]);
   });
 
@@ -140,7 +140,7 @@ describe("matches of a pattern made from a native scan", () => {
   test("stops at the limit: the match past it says the answer is cut, and its file is not among the paths", () => {
     const matches = search(String.raw`import\s+(os|sys)\b`, 2);
     expect(matches).toMatchObject({ count: 2, truncated: true });
-    expect(matches.paths()).toEqual(["f0.py"]);
+    expect(matches.files().map((file) => file.path)).toEqual(["f0.py"]);
     expect(rows(matches)).toEqual(["f0.py:1:1:import os", "f0.py:5:5:    import sys, re"]);
   });
 });

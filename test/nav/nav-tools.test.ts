@@ -189,6 +189,29 @@ describe("nav_search", () => {
     expect(result.matches[0].text).toBe('    return { kind: "expression", precedence, retry: retryCount(this.source) };');
   });
 
+  test("names the symbol around a match as the file is after an edit the tools have seen, in a search repeated after it", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-search-edit-"));
+    try {
+      await fs.writeFile(path.join(dir, "a.py"), "def alpha():\n    needle = 1\n");
+      await fs.writeFile(path.join(dir, "b.py"), "def other():\n    needle = 2\n");
+      const tools = await createNavTools(dir, { cacheDir: false });
+      try {
+        const symbols = async () => ok(await tools.search("needle", { caseSensitive: true })).matches.map((match) => [match.path, match.line, match.symbol]);
+        expect(await symbols()).toEqual([["a.py", 2, "alpha"], ["b.py", 2, "other"]]);
+        expect(await symbols()).toEqual([["a.py", 2, "alpha"], ["b.py", 2, "other"]]);
+        // A new version of the file (another size), which reading it makes the tools see.
+        await fs.writeFile(path.join(dir, "a.py"), "# moved\ndef renamed_function():\n    needle = 10\n");
+        expect(ok(await tools.read("a.py"))).toMatchObject({ path: "a.py" });
+        expect(await symbols()).toEqual([["a.py", 3, "renamed_function"], ["b.py", 2, "other"]]);
+        expect(await symbols()).toEqual([["a.py", 3, "renamed_function"], ["b.py", 2, "other"]]);
+      } finally {
+        await tools.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test("never searches ignored files, .git, binaries or symlinks that leave the repository", async () => {
     const paths = ok(await nav.search("retry", { limit: 1000 })).matches.map((match) => match.path);
     expect(new Set(paths)).toEqual(new Set(["README.md", "lib/alias.js", "lib/util.js", "py/models.py", "src/parser.ts"]));

@@ -56,7 +56,7 @@ describe("sharing the files out and merging the matches", () => {
           const all = files.flatMap(({ file, lines }) => lines.map((line) => [file.path, line, 1, `${file.path}:${line}`] as const));
           expect(merged.build((path, line, column, text) => [path, line, column, text] as const)).toEqual(all.slice(0, limit));
           expect(merged.truncated).toBe(all.length > limit);
-          expect(merged.paths()).toEqual([...new Set(all.slice(0, limit).map(([path]) => path))]);
+          expect(merged.files().map((file) => file.path)).toEqual([...new Set(all.slice(0, limit).map(([path]) => path))]);
         }),
         fuzzParameters(0.05, 300),
       );

@@ -123,7 +123,7 @@ describe("a first search started on the cached file list", () => {
     try {
       const result = await searchWhileWalking(context, request);
       if ("error" in result) throw new Error(result.error);
-      expect(result.paths()).toContain("added.py");
+      expect(result.files().map((file) => file.path)).toContain("added.py");
       // First on the cache's list, with no load after it; then, the walk having found a new file, on the walked
       // files, still on this thread: no background load ran in between to make the workers hold the texts.
       expect(calls).toEqual([
