@@ -110,7 +110,7 @@ export class ReadRule {
   // Runs for every entry a walk lists: no refusal, message or list of folders is made unless the entry is refused.
   #check(relative: string, directory: boolean, asked: string, parent?: string): ReadRefusal | undefined {
     const slash = relative.lastIndexOf("/");
-    if (relative.length - slash === 5 && relative.endsWith(".git")) return refused(relative, asked, "git", "it is in .git/, git's own data (history, remotes, credentials), not the code");
+    if (namesGit(relative, slash)) return refused(relative, asked, "git", "it is in .git/, git's own data (history, remotes, credentials), not the code");
     const rule = this.#ignoringRule(relative, parent ?? (slash === -1 ? "" : relative.slice(0, slash)), directory);
     if (rule) return refused(relative, asked, "ignored", `${relative === asked ? "it" : `its folder '${relative}'`} is ignored by git (${rule}), and ignored files are never shown`);
     // One test per file on the walk's hot path; the pattern that matched is looked up only on a hit.
@@ -195,6 +195,30 @@ function isDirectory(absolute: string): boolean {
     return false;
   }
 }
+
+/**
+ * True when the last segment of `relative` (after `slash`) names `.git` as some file system reads it: in any
+ * case (case-insensitive file systems, the default on macOS and Windows), with characters HFS+ ignores in
+ * names (`.g\u200Cit`), or as Windows' short name `git~1`, as git itself refuses them. A walk lists entries
+ * by their own names; a path someone asks for may be written any of these ways.
+ */
+function namesGit(relative: string, slash: number): boolean {
+  // A walk asks for every entry: most are settled by their length and their last character, with nothing made.
+  const length = relative.length - slash - 1;
+  const last = relative.charCodeAt(relative.length - 1);
+  if (length === 5 && last === 49) return relative.slice(slash + 1).toLowerCase() === "git~1";
+  if (last !== 116 && last !== 84 && last < 0x200c) return false;
+  if (length === 4) return relative.slice(slash + 1).toLowerCase() === ".git";
+  // `.git` with characters HFS+ ignores: it starts with one of them or the dot, and is short.
+  const first = relative.charCodeAt(slash + 1);
+  if (length < 4 || length > 16 || (first !== 46 && first < 0x200c)) return false;
+  const name = relative.slice(slash + 1);
+  return HFS_IGNORED.test(name) && name.replace(HFS_IGNORED_ALL, "").toLowerCase() === ".git";
+}
+
+// The code points HFS+ leaves out when it compares names (git's `is_hfs_dotgit` skips the same).
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/;
+const HFS_IGNORED_ALL = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
 // Most folders have no `.gitignore`: asking first is cheaper than the error a failed read throws.
 function readText(file: string): string | undefined {

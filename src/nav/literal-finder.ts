@@ -37,7 +37,7 @@ export function literalFinder(literal: string, caseSensitive: boolean): Finder {
   return finder;
 }
 
-// The finders of the latest literals, by case and literal.
+// The finders made, by case and literal: at most this many, the oldest made dropped first.
 const finders = new Map<string, Finder>();
 const KEPT_FINDERS = 16;
 

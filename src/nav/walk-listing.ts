@@ -227,10 +227,16 @@ const DOT_SEGMENT = process.platform === "win32" ? /(?<=^|[/\0])\.(?:\.?|git[. ]
 
 // True when paths joined by NUL name one that no walk lists: one with an empty, `.` or `..` segment, one that
 // starts at the root of the file system, anything in `.git` in any case (a file system may ignore case,
-// whatever the platform; a folder `.GIT` only costs its repository the listing).
+// whatever the platform; a folder `.GIT` only costs its repository the listing) or under another name a
+// file system reads as `.git` (see GIT_ALIAS).
 function namesUnwalked(joined: string): boolean {
-  return joined === "" || DOT_SEGMENT.test(joined) || EMPTY_SEGMENT.test(joined);
+  return joined === "" || DOT_SEGMENT.test(joined) || EMPTY_SEGMENT.test(joined) || GIT_ALIAS.test(joined);
 }
+
+// What some file systems read as `.git`: a segment `git~1` (its 8.3 short name on Windows), or any
+// character HFS+ ignores in names (so `.g\u200Cit` is `.git` there), as git itself refuses them.
+// A repository that holds such a name on another file system only walks its folders anew.
+const GIT_ALIAS = /(?<=^|[/\0])git~1(?=[/\0]|$)|[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/i;
 
 // An empty segment of paths joined by NUL: at the start, between two separators, or at the end.
 const EMPTY_SEGMENT = /^[/\0]|[/\0][/\0]|[/\0]$/;

@@ -252,6 +252,9 @@ describe("a kept listing", () => {
       ["a file whose path ends in a slash", { files: [...listing.files, "docs/"].sort() }],
       ["a file whose path starts at the root of the file system", { files: [...listing.files, "/x.py"].sort() }],
       ["a symlink also listed as a file", { files: [...listing.files, "docs/o-link.py"].sort() }],
+      // Names some file systems read as .git: HFS+ ignores U+200C, Windows gives .git the short name GIT~1.
+      ["a file in a folder HFS+ reads as .git", { folders: withFolder(".g\u200Cit", [2, 0, 0, 0]).folders, watched: withFolder(".g\u200Cit", [2, 0, 0, 0]).watched, files: [...listing.files, ".g\u200Cit/config"].sort() }],
+      ["a file in a folder Windows reads as .git", { folders: withFolder("GIT~1", [2, 0, 0, 0]).folders, watched: withFolder("GIT~1", [2, 0, 0, 0]).watched, files: [...listing.files, "GIT~1/config"].sort() }],
       ["a symlink also listed as a folder", { folders: withFolder("linked", [2, 0, 0, 0]).folders, watched: withFolder("linked", [2, 0, 0, 0]).watched }],
     ];
     expect(listing.links).toEqual(expect.arrayContaining(["docs/o-link.py", "linked"]));
