@@ -25,7 +25,7 @@ export interface ReadRefusal {
  * Changes whenever what the rule refuses changes (a pattern's meaning, a new kind of refusal): a walk's
  * listing kept under another version is not used (see walk-listing.ts).
  */
-export const READ_RULE_VERSION = 1;
+export const READ_RULE_VERSION = 2;
 
 /**
  * The one rule for which files of a repository a model may see, used by the
@@ -54,6 +54,7 @@ export class ReadRule {
   // By folder: the folders from the root down to it that have rules, with their rules (usually none).
   readonly #chains = new Map<string, readonly FolderRules[]>();
   #firstReadAt: number | undefined;
+  #realRoot: string | undefined;
 
   constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES }: ReadRuleOptions = {}) {
     this.root = root;
@@ -73,7 +74,27 @@ export class ReadRule {
       const refusal = this.#check(prefix, !last || isDirectory(path.join(this.root, prefix)), asked);
       if (refusal) return refusal;
     }
-    return undefined;
+    // A symlink, or a path through a symlinked folder, shows what it leads to: a path inside the root that
+    // may not be read is refused through it too (`notes.txt -> .git/config`, `env.txt -> .env`).
+    const target = this.#linkTarget(asked);
+    const behind = target === undefined ? undefined : this.refusal(target);
+    return behind && { reason: behind.reason, path: asked, message: `'${asked}' may not be read: it leads to '${target}', and ${behind.message}` };
+  }
+
+  // Where `asked` leads, relative to the root with `/`, when that is another path inside the root.
+  #linkTarget(asked: string): string | undefined {
+    if (asked === "") return undefined;
+    let real: string;
+    try {
+      real = fs.realpathSync(path.join(this.root, asked));
+    } catch {
+      return undefined;
+    }
+    this.#realRoot ??= realPathOf(this.root);
+    const inside = path.relative(this.#realRoot, real);
+    if (inside === "" || inside === ".." || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return undefined;
+    const target = inside.split(path.sep).join("/");
+    return target === asked ? undefined : target;
   }
 
   /**
@@ -188,6 +209,14 @@ function refused(relative: string, asked: string, reason: ReadRefusalReason, why
   return { reason, path: relative, message: `'${asked}' may not be read: ${why}` };
 }
 
+function realPathOf(absolute: string): string {
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
 function isDirectory(absolute: string): boolean {
   try {
     return fs.statSync(absolute).isDirectory();
@@ -197,28 +226,44 @@ function isDirectory(absolute: string): boolean {
 }
 
 /**
- * True when the last segment of `relative` (after `slash`) names `.git` as some file system reads it: in any
- * case (case-insensitive file systems, the default on macOS and Windows), with characters HFS+ ignores in
- * names (`.g\u200Cit`), or as Windows' short name `git~1`, as git itself refuses them. A walk lists entries
- * by their own names; a path someone asks for may be written any of these ways.
+ * True when the last segment of `relative` (after `slash`) names `.git` as some file system reads it, as
+ * git itself refuses such names (`is_hfs_dotgit`, `is_ntfs_dotgit`): in any case (case-insensitive file
+ * systems, the default on macOS and Windows), with characters HFS+ ignores in names anywhere in it
+ * (`.g\u200Cit`), with the dots and spaces Windows drops at its end or an NTFS stream after a colon
+ * (`.git.`, `.git::$INDEX_ALLOCATION`), or as Windows' short name `git~1`. A walk lists entries by their
+ * own names; a path someone asks for may be written any of these ways. Nothing is made for a name
+ * that cannot be one: a walk asks for every entry.
  */
 function namesGit(relative: string, slash: number): boolean {
-  // A walk asks for every entry: most are settled by their length and their last character, with nothing made.
-  const length = relative.length - slash - 1;
-  const last = relative.charCodeAt(relative.length - 1);
-  if (length === 5 && last === 49) return relative.slice(slash + 1).toLowerCase() === "git~1";
-  if (last !== 116 && last !== 84 && last < 0x200c) return false;
-  if (length === 4) return relative.slice(slash + 1).toLowerCase() === ".git";
-  // `.git` with characters HFS+ ignores: it starts with one of them or the dot, and is short.
   const first = relative.charCodeAt(slash + 1);
-  if (length < 4 || length > 16 || (first !== 46 && first < 0x200c)) return false;
-  const name = relative.slice(slash + 1);
-  return HFS_IGNORED.test(name) && name.replace(HFS_IGNORED_ALL, "").toLowerCase() === ".git";
+  if (first !== 46 && (first | 32) !== 103 && !ignoredByHfs(first)) return false;
+  return aliasOf(relative, slash + 1, ".git") || aliasOf(relative, slash + 1, "git~1");
+}
+
+// True when text[start..] is `name` (lower case, ASCII) in any case, with characters HFS+ ignores anywhere and,
+// at its end, only dots, spaces and such characters, or a colon and anything after it.
+function aliasOf(text: string, start: number, name: string): boolean {
+  let matched = 0;
+  let at = start;
+  for (; at < text.length && matched < name.length; at++) {
+    const code = text.charCodeAt(at);
+    if (ignoredByHfs(code)) continue;
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== name.charCodeAt(matched)) return false;
+    matched++;
+  }
+  if (matched < name.length) return false;
+  for (; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 58) return true;
+    if (code !== 46 && code !== 32 && !ignoredByHfs(code)) return false;
+  }
+  return true;
 }
 
 // The code points HFS+ leaves out when it compares names (git's `is_hfs_dotgit` skips the same).
-const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/;
-const HFS_IGNORED_ALL = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+function ignoredByHfs(code: number): boolean {
+  return code >= 0x200c && ((code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x206a && code <= 0x206f) || code === 0xfeff);
+}
 
 // Most folders have no `.gitignore`: asking first is cheaper than the error a failed read throws.
 function readText(file: string): string | undefined {

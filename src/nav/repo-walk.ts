@@ -238,7 +238,7 @@ function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dire
   if (rule.entryRefusal(relative, false, parent)) return;
   if (entry.isSymbolicLink()) {
     found.trace.links.push(relative);
-    followLink(root, relative, absolute, found);
+    followLink(root, relative, absolute, found, rule);
     return;
   }
   if (entry.isFile()) pending.add(relative, absolute);
@@ -246,15 +246,17 @@ function visitEntry(root: string, parent: string, prefix: string, entry: fs.Dire
 
 /**
  * A symlink the rule lets through, at `relative` (`absolute` on disk): listed when it leads to a
- * file inside the root, named in `outsideLinks` when it leads outside (or nowhere); a symlinked
- * folder is not followed.
+ * file inside the root that the rule lets through too (not one in `.git`, ignored or secret), named
+ * in `outsideLinks` when it leads outside (or nowhere); a symlinked folder is not followed.
  */
-export function followLink(root: string, relative: string, absolute: string, found: Pick<WalkedPart, "files" | "outsideLinks">): void {
+export function followLink(root: string, relative: string, absolute: string, found: Pick<WalkedPart, "files" | "outsideLinks">, rule: Pick<ReadRule, "refusal">): void {
   const target = realPath(absolute);
   if (target === undefined || !isInside(root, target)) {
     found.outsideLinks.push(relative);
     return;
   }
+  // What the link shows is the target: one the rule refuses is not listed (asked for by name, the rule refuses the link).
+  if (rule.refusal(relative)) return;
   const stat = safeStat(target);
   if (stat?.isFile()) found.files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
 }

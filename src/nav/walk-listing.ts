@@ -112,7 +112,8 @@ function rulesCode(): string {
  * directory, a file that is not a regular file). The files are `lstat`ed (one missing now is left out, as
  * a walk would) and the symlinks followed again.
  */
-export function replayListing(root: string, listing: WalkListing, { secretFiles }: Pick<ReadRule, "secretFiles">): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
+export function replayListing(root: string, listing: WalkListing, rule: Pick<ReadRule, "secretFiles" | "refusal">): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
+  const { secretFiles } = rule;
   if (listing.rules !== rulesCode()) return undefined;
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
@@ -127,7 +128,7 @@ export function replayListing(root: string, listing: WalkListing, { secretFiles 
     if (stat.kind !== "file") return undefined;
     files.push({ path: listing.files[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
   }
-  for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks });
+  for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks }, rule);
   if (listing.links.length > 0) files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
   return { files, outsideLinks };
@@ -233,10 +234,10 @@ function namesUnwalked(joined: string): boolean {
   return joined === "" || DOT_SEGMENT.test(joined) || EMPTY_SEGMENT.test(joined) || GIT_ALIAS.test(joined);
 }
 
-// What some file systems read as `.git`: a segment `git~1` (its 8.3 short name on Windows), or any
-// character HFS+ ignores in names (so `.g\u200Cit` is `.git` there), as git itself refuses them.
-// A repository that holds such a name on another file system only walks its folders anew.
-const GIT_ALIAS = /(?<=^|[/\0])git~1(?=[/\0]|$)|[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/i;
+// What some file systems read as `.git` (see the read rule's `namesGit`): a segment `.git` or `git~1` (its 8.3
+// short name on Windows) followed by dots and spaces or an NTFS stream, or any character HFS+ ignores in names
+// (so `.g\u200Cit` is `.git` there). A repository that holds such a name on another file system only walks its folders anew.
+const GIT_ALIAS = /(?<=^|[/\0])(?:\.git|git~1)[. ]*(?::[^/\0]*)?(?=[/\0]|$)|[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/i;
 
 // An empty segment of paths joined by NUL: at the start, between two separators, or at the end.
 const EMPTY_SEGMENT = /^[/\0]|[/\0][/\0]|[/\0]$/;

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -48,7 +49,15 @@ describe("ReadRule: one decision for what may be read", () => {
     { label: ".git ending in a byte order mark", path: ".git\uFEFF", reason: "git" },
     { label: ".git as its Windows short name", path: "GIT~1/config", reason: "git" },
     { label: ".git behind a character HFS+ ignores", path: "src/\u200C.git", reason: "git" },
+    { label: ".git with many characters HFS+ ignores", path: `.git${"\u200C".repeat(13)}/config`, reason: "git" },
+    { label: ".git ending in a character HFS+ ignores", path: ".git\u200C", reason: "git" },
+    { label: ".git with characters from each range HFS+ ignores", path: ".\u202Ag\u206Fi\u200Ft/config", reason: "git" },
+    { label: ".git with the dots Windows drops", path: ".git./config", reason: "git" },
+    { label: ".git with the spaces Windows drops", path: ".git /config", reason: "git" },
+    { label: "the short name with a dot Windows drops", path: "git~1./config", reason: "git" },
+    { label: ".git named as its NTFS directory stream", path: ".git::$INDEX_ALLOCATION/config", reason: "git" },
     { label: "a name merely like .git", path: ".gitx/config", reason: undefined },
+    { label: "a name with .git's letters out of order", path: "g.it", reason: undefined },
     { label: "a file named git~10", path: "git~10", reason: undefined },
     { label: "a file in an ignored folder", path: "dist/bundle.js", reason: "ignored", message: "'dist/bundle.js' may not be read: its folder 'dist' is ignored by git (rule 'dist/' in .gitignore)" },
     { label: "an ignored folder", path: "dist", reason: "ignored" },
@@ -65,6 +74,26 @@ describe("ReadRule: one decision for what may be read", () => {
     const refusal = new ReadRule(repo).refusal(path);
     expect(refusal?.reason).toBe(reason);
     if (message) expect(refusal?.message.startsWith(message), refusal?.message).toBe(true);
+  });
+
+  test("refuses exactly the names a file system reads as .git, as git does (a reference written plainly)", () => {
+    const ignorable = ["\u200C", "\u200F", "\u202A", "\u202E", "\u206A", "\u206F", "\uFEFF"];
+    // Strip what HFS+ ignores, then what Windows drops (an NTFS stream after a colon, dots and spaces at the end), in any case.
+    const readsAsGit = (name: string) => {
+      const plain = [...name].filter((char) => !ignorable.includes(char)).join("").toLowerCase();
+      const head = plain.split(":")[0]!.replace(/[. ]+$/, "");
+      return head === ".git" || head === "git~1";
+    };
+    const rule = new ReadRule(repo, { secretFiles: [] });
+    const piece = fc.constantFrom(".", "g", "G", "i", "I", "t", "T", "~", "1", "0", " ", ":", "x", "\u200B", ...ignorable);
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 9 }), fc.constantFrom("", "src/", "deep/er/"), (pieces, folder) => {
+        const name = pieces.join("");
+        if (name === "." || name === ".." || name.includes("/")) return;
+        expect(rule.refusal(`${folder}${name}`)?.reason === "git", JSON.stringify(name)).toBe(readsAsGit(name));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   test("secretFiles replaces the default list; [] refuses no secret files (git and .gitignore still apply)", () => {

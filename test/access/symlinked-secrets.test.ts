@@ -1,0 +1,77 @@
+/**
+ * A symlink inside a repository shows what it leads to: one that leads to `.git`, a secret file or an
+ * ignored file is refused as its target is, by the read rule (asked for by name), by the walk (never
+ * listed, so never searched), and when a kept listing of an earlier walk names it.
+ */
+import { realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createNavTools, ReadRule, type NavTools } from "../../src/index.ts";
+import { walkRepository } from "../../src/nav/repo-walk.ts";
+import { listingOf, replayListing } from "../../src/nav/walk-listing.ts";
+import { makeRepo } from "../cli/run-cli.ts";
+
+let repo: string;
+let nav: NavTools;
+
+// Each link, what it leads to, and why that may not be read (none: it may).
+const LINKS = [
+  { link: "notes-link.txt", target: ".git/config", reason: "git" },
+  { link: "env-link.txt", target: ".env", reason: "secret" },
+  { link: "bundle-link.js", target: "dist/bundle.js", reason: "ignored" },
+  { link: "gitdir-link", target: ".git", reason: "git" },
+  { link: "ok-link.ts", target: "src/app.ts", reason: undefined },
+] as const;
+
+beforeAll(async () => {
+  repo = realpathSync(
+    makeRepo({
+      ".gitignore": "dist/\n",
+      "src/app.ts": "export const app = 'SECRET_MARKER is not here';\n",
+      "dist/bundle.js": "console.log('IGNORED_MARKER');\n",
+      ".git/config": "[remote \"origin\"]\n  url = https://GIT_MARKER@example.com/repo.git\n",
+      ".env": "API_TOKEN=ENV_MARKER\n",
+    }),
+  );
+  for (const { link, target } of LINKS) symlinkSync(target, join(repo, link));
+  nav = await createNavTools(repo, { cacheDir: false });
+});
+
+afterAll(async () => {
+  await nav?.close();
+});
+
+describe.skipIf(process.platform === "win32")("a symlink to what may not be read", () => {
+  test.each(LINKS)("$link -> $target: the rule says $reason", ({ link, target, reason }) => {
+    const refusal = new ReadRule(repo).refusal(link);
+    expect(refusal?.reason).toBe(reason);
+    if (reason) expect(refusal?.message).toContain(`it leads to '${target}'`);
+    // Through a symlinked folder too.
+    if (link === "gitdir-link") expect(new ReadRule(repo).refusal("gitdir-link/config")?.reason).toBe("git");
+  });
+
+  test("is never listed, searched or read by the nav tools; a link to code is", async () => {
+    const listed = (await nav.ls("")) as { entries: { name: string }[] };
+    const names = listed.entries.map((entry) => entry.name);
+    expect(names).toContain("ok-link.ts");
+    for (const { link, reason } of LINKS) if (reason) expect(names).not.toContain(link);
+    for (const marker of ["GIT_MARKER", "ENV_MARKER", "IGNORED_MARKER"]) expect(await nav.search(marker), marker).toMatchObject({ matches: [] });
+    expect(await nav.read("notes-link.txt")).toMatchObject({ refused: "git", error: expect.stringContaining("it leads to '.git/config'") });
+    expect(await nav.read("env-link.txt")).toMatchObject({ refused: "secret" });
+    expect(await nav.read("ok-link.ts")).toMatchObject({ text: expect.stringContaining("export const app") });
+  });
+
+  test("is not listed from a kept listing that names it (one made under another rule, or forged)", () => {
+    const rule = new ReadRule(repo);
+    const walk = walkRepository(repo, rule);
+    expect(walk.files.map((file) => file.path)).toEqual(expect.arrayContaining(["ok-link.ts"]));
+    const listing = listingOf(repo, walk, rule.secretFiles, Date.now() + 60_000, 0)!;
+    expect(listing).toBeDefined();
+    const forged = { ...listing, links: [...listing.links, "env-link.txt", "notes-link.txt"].sort() };
+    const replayed = replayListing(repo, forged, rule)!;
+    const paths = replayed.files.map((file) => file.path);
+    expect(paths).toContain("ok-link.ts");
+    expect(paths).not.toContain("env-link.txt");
+    expect(paths).not.toContain("notes-link.txt");
+  });
+});
