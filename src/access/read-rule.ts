@@ -63,9 +63,12 @@ export class ReadRule {
 
   /**
    * Why `relative` (a `/`-separated path inside the root, a file or a folder)
-   * may not be read, checking every folder above it too; `undefined` when it may.
+   * may not be read, checking every folder above it too, and what it leads to when
+   * it is (or goes through) a symlink; `undefined` when it may.
+   *
+   * @param followLinks - false for a real path (no symlink on the way), which needs no `realpath`
    */
-  refusal(relative: string): ReadRefusal | undefined {
+  refusal(relative: string, { followLinks = true }: { readonly followLinks?: boolean } = {}): ReadRefusal | undefined {
     const segments = relative.split("/").filter((segment) => segment !== "" && segment !== ".");
     const asked = segments.join("/");
     for (let length = 1; length <= segments.length; length++) {
@@ -76,8 +79,9 @@ export class ReadRule {
     }
     // A symlink, or a path through a symlinked folder, shows what it leads to: a path inside the root that
     // may not be read is refused through it too (`notes.txt -> .git/config`, `env.txt -> .env`).
-    const target = this.#linkTarget(asked);
-    const behind = target === undefined ? undefined : this.refusal(target);
+    const target = followLinks ? this.#linkTarget(asked) : undefined;
+    // A real path has no link on the way: it is checked as it is.
+    const behind = target === undefined ? undefined : this.refusal(target, { followLinks: false });
     return behind && { reason: behind.reason, path: asked, message: `'${asked}' may not be read: it leads to '${target}', and ${behind.message}` };
   }
 
@@ -179,8 +183,10 @@ export class ReadRule {
 }
 
 /** A pattern without `/` matches a name in any folder; with one, a path from the root. */
+// Secret files are matched in any case: a file system that ignores case (macOS's, Windows') opens `.env` for `.ENV`,
+// and `ID_RSA` or `server.PEM` are as secret as their lower-case names.
 function secretMatcher(pattern: string): (relative: string) => boolean {
-  return picomatch(pattern, { dot: true, basename: !pattern.includes("/") });
+  return picomatch(pattern, { dot: true, basename: !pattern.includes("/"), nocase: true });
 }
 
 /**
@@ -191,13 +197,13 @@ function secretMatcher(pattern: string): (relative: string) => boolean {
  */
 function anySecretTest(patterns: readonly string[]): (relative: string) => boolean {
   const union = (group: readonly string[]): RegExp | undefined =>
-    group.length === 0 ? undefined : new RegExp(group.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true }).source})`).join("|"));
+    group.length === 0 ? undefined : new RegExp(group.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase: true }).source})`).join("|"), "i");
   const byName = union(patterns.filter((pattern) => !pattern.includes("/")));
   const byPath = union(patterns.filter((pattern) => pattern.includes("/")));
   // picomatch also matches a path equal to the pattern as written (`keys(old).txt`, whose parentheses are glob syntax).
-  const exact = new Set(patterns);
+  const exact = new Set(patterns.map((pattern) => pattern.toLowerCase()));
   return (relative) =>
-    relative !== "" && (exact.has(relative) || (byName?.test(relative.slice(relative.lastIndexOf("/") + 1)) ?? false) || (byPath?.test(relative) ?? false));
+    relative !== "" && (exact.has(relative.toLowerCase()) || (byName?.test(relative.slice(relative.lastIndexOf("/") + 1)) ?? false) || (byPath?.test(relative) ?? false));
 }
 
 interface FolderRules {

@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ReadRule } from "../access/read-rule.ts";
+import type { ReadRefusal, ReadRule } from "../access/read-rule.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import type { NavError, SymbolSummary } from "./nav-results.ts";
 import { normalizeRelativePath } from "./path-safety.ts";
 import type { RepositoryIndex } from "./repo-index.ts";
 import type { NavSymbol } from "./symbol.ts";
 import type { SearchFile, TextSearchEngine } from "./text-search.ts";
+import { pathUnder } from "./text-scan.ts";
 
 /** What every navigation tool works from. */
 export interface NavContext {
@@ -49,6 +50,15 @@ export function resolvePath(context: NavContext, input: string): ResolvedPath | 
     if (refusal) return { error: refusal.message, refused: refusal.reason };
   }
   return undefined;
+}
+
+/**
+ * The read rule's refusal of an indexed file that is read through a symlink (`real`, its real path, is not
+ * where the path itself is): the link, or a folder on the way, may lead elsewhere since the walk listed it
+ * (a checkout that turned a file into a link to `.env`). `undefined` for a plain file, or a link the rule allows.
+ */
+export function leadsToRefused(context: NavContext, relative: string, real: string): ReadRefusal | undefined {
+  return real === pathUnder(context.index.root, relative) ? undefined : context.readRule.refusal(relative);
 }
 
 /** An error for a path that names nothing, suggesting similar paths. */

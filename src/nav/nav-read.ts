@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import readline from "node:readline";
-import { pathNotFound, type NavContext } from "./nav-context.ts";
+import { leadsToRefused, pathNotFound, type NavContext } from "./nav-context.ts";
 import type { NavError, NavReadOptions, NavReadResult } from "./nav-results.ts";
 import { parseTarget } from "./nav-target.ts";
 import { resolveInside } from "./path-safety.ts";
@@ -62,6 +62,9 @@ async function readLines(context: NavContext, relative: string, startLine: numbe
   }
   const safe = await resolveInside(context.index.root, relative);
   if (!safe.ok) return { error: safe.error };
+  // A file that is (now) a symlink shows what it leads to, which may have changed since the walk listed it.
+  const refusal = leadsToRefused(context, relative, safe.absolute);
+  if (refusal) return { error: refusal.message, refused: refusal.reason };
   const lines = record.large ? await streamLines(safe.absolute, startLine, endLine) : sliceLines(fs.readFileSync(safe.absolute, "utf8"), startLine, endLine);
   const total = record.large ? undefined : record.lines ?? 0;
   if (lines.length === 0) {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { globMatcher } from "./file-rules.ts";
 import { grammarParser } from "./grammars.ts";
 import { detectLanguage } from "./languages.ts";
-import type { NavContext } from "./nav-context.ts";
+import { leadsToRefused, type NavContext } from "./nav-context.ts";
 import type { NavError, NavRefsOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
 import { symbolSpans } from "./cached-record.ts";
 import { EnclosingSymbols } from "./enclosing-symbol.ts";
@@ -65,7 +65,7 @@ async function fileReferences(context: NavContext, path: string, name: string, q
   const record = grammar ? await context.index.record(path) : undefined;
   if (!grammar || !record || record.binary || record.large) return [];
   const safe = await resolveInside(context.index.root, path);
-  if (!safe.ok) return [];
+  if (!safe.ok || leadsToRefused(context, path, safe.absolute)) return [];
   const text = fs.readFileSync(safe.absolute, "utf8");
   const tree = (await grammarParser(grammar)).parse(text);
   if (!tree) return [];

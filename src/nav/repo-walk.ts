@@ -256,7 +256,7 @@ export function followLink(root: string, relative: string, absolute: string, fou
     return;
   }
   // What the link shows is the target: one the rule refuses is not listed (asked for by name, the rule refuses the link).
-  if (rule.refusal(relative)) return;
+  if (rule.refusal(path.relative(root, target).split(path.sep).join("/"), { followLinks: false })) return;
   const stat = safeStat(target);
   if (stat?.isFile()) found.files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
 }

@@ -68,6 +68,10 @@ describe("ReadRule: one decision for what may be read", () => {
     { label: "a PEM key in a folder", path: "config/server.pem", reason: "secret", message: "'config/server.pem' may not be read: it matches the secret-file pattern '*.pem'" },
     { label: "an SSH key", path: "deploy/id_rsa", reason: "secret" },
     { label: ".npmrc", path: ".npmrc", reason: "secret" },
+    // In any case: a file system that ignores case opens .env for .ENV.
+    { label: ".env in capitals", path: ".ENV", reason: "secret" },
+    { label: "an SSH key in capitals", path: "deploy/ID_RSA", reason: "secret" },
+    { label: "a PEM key with its extension in capitals", path: "config/server.PEM", reason: "secret" },
     { label: "AWS credentials below the root", path: "home/.aws/credentials", reason: "secret" },
     { label: "a path given with ./ and a trailing slash", path: "./dist/", reason: "ignored" },
   ])("$label ($path): $reason", ({ path, reason, message }) => {

@@ -3,7 +3,7 @@
  * ignored file is refused as its target is, by the read rule (asked for by name), by the walk (never
  * listed, so never searched), and when a kept listing of an earlier walk names it.
  */
-import { realpathSync, symlinkSync } from "node:fs";
+import { realpathSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, ReadRule, type NavTools } from "../../src/index.ts";
@@ -31,9 +31,14 @@ beforeAll(async () => {
       "dist/bundle.js": "console.log('IGNORED_MARKER');\n",
       ".git/config": "[remote \"origin\"]\n  url = https://GIT_MARKER@example.com/repo.git\n",
       ".env": "API_TOKEN=ENV_MARKER\n",
+      "home/.aws/credentials": "aws_secret_access_key = AWS_MARKER\n",
     }),
   );
   for (const { link, target } of LINKS) symlinkSync(target, join(repo, link));
+  // A chain of links, a link by absolute path, and a link to a folder that holds a secret file.
+  symlinkSync("env-link.txt", join(repo, "chain.txt"));
+  symlinkSync(join(repo, ".env"), join(repo, "absolute.txt"));
+  symlinkSync("home/.aws", join(repo, "cfg"));
   nav = await createNavTools(repo, { cacheDir: false });
 });
 
@@ -50,15 +55,38 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
     if (link === "gitdir-link") expect(new ReadRule(repo).refusal("gitdir-link/config")?.reason).toBe("git");
   });
 
+  test.each([
+    { asked: "chain.txt", reason: "secret" },
+    { asked: "absolute.txt", reason: "secret" },
+    { asked: "cfg/credentials", reason: "secret" },
+  ])("$asked: the rule follows it to what it leads to ($reason)", ({ asked, reason }) => {
+    expect(new ReadRule(repo).refusal(asked)?.reason).toBe(reason);
+  });
+
   test("is never listed, searched or read by the nav tools; a link to code is", async () => {
     const listed = (await nav.ls("")) as { entries: { name: string }[] };
     const names = listed.entries.map((entry) => entry.name);
     expect(names).toContain("ok-link.ts");
     for (const { link, reason } of LINKS) if (reason) expect(names).not.toContain(link);
-    for (const marker of ["GIT_MARKER", "ENV_MARKER", "IGNORED_MARKER"]) expect(await nav.search(marker), marker).toMatchObject({ matches: [] });
+    for (const marker of ["GIT_MARKER", "ENV_MARKER", "IGNORED_MARKER", "AWS_MARKER"]) expect(await nav.search(marker), marker).toMatchObject({ matches: [] });
     expect(await nav.read("notes-link.txt")).toMatchObject({ refused: "git", error: expect.stringContaining("it leads to '.git/config'") });
     expect(await nav.read("env-link.txt")).toMatchObject({ refused: "secret" });
     expect(await nav.read("ok-link.ts")).toMatchObject({ text: expect.stringContaining("export const app") });
+  });
+
+  test("is refused when read after a link the walk listed was pointed at a secret", async () => {
+    const tools = await createNavTools(repo, { cacheDir: false });
+    const moved = join(repo, "moving-link.ts");
+    symlinkSync("src/app.ts", moved);
+    try {
+      expect(await tools.read("moving-link.ts")).toMatchObject({ text: expect.stringContaining("export const app") });
+      unlinkSync(moved);
+      symlinkSync(".env", moved);
+      expect(await tools.read("moving-link.ts")).toMatchObject({ refused: "secret", error: expect.stringContaining("it leads to '.env'") });
+    } finally {
+      unlinkSync(moved);
+      await tools.close();
+    }
   });
 
   test("is not listed from a kept listing that names it (one made under another rule, or forged)", () => {
