@@ -182,9 +182,10 @@ export class ReadRule {
   }
 }
 
-/** A pattern without `/` matches a name in any folder; with one, a path from the root. */
-// Secret files are matched in any case: a file system that ignores case (macOS's, Windows') opens `.env` for `.ENV`,
-// and `ID_RSA` or `server.PEM` are as secret as their lower-case names.
+/**
+ * A pattern without `/` matches a name in any folder; with one, a path from the root. In any case: a file
+ * system that ignores case (macOS's, Windows') opens `.env` for `.ENV`, and `ID_RSA` is as secret as `id_rsa`.
+ */
 function secretMatcher(pattern: string): (relative: string) => boolean {
   return picomatch(pattern, { dot: true, basename: !pattern.includes("/"), nocase: true });
 }
