@@ -57,7 +57,7 @@ export class EnclosingSymbols {
     this.#holdsTo = Math.min(nextStart, numbers[innermost * 3 + 1]!);
     if (innermost !== this.#named) {
       this.#named = innermost;
-      this.#name = this.#spans.names.slice(innermost === 0 ? 0 : numbers[innermost * 3 - 1]!, numbers[innermost * 3 + 2]!);
+      this.#name = this.#spans.name(innermost);
     }
     return this.#name;
   }

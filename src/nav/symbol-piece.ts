@@ -103,7 +103,7 @@ function spanBytes(numbers: Int32Array, names: string): Uint8Array {
 /** The spans in these bytes (see {@link encodeSpans}); a DamagedCacheError when they are not spans. */
 export function decodeSpans(bytes: Uint8Array): SymbolSpans {
   if (bytes.length < HEAD_BYTES) throw new DamagedCacheError();
-  const count = (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0;
+  const count = firstUint32(bytes);
   const numbersEnd = HEAD_BYTES + count * SPAN_BYTES;
   if (numbersEnd > bytes.length) throw new DamagedCacheError();
   if (count === 0) {
@@ -164,7 +164,12 @@ export function jsonBytes(value: unknown): Uint8Array {
 // Where a piece's spans end and its symbols' JSON starts.
 function spansEnd(piece: Uint8Array): number {
   if (piece.length < HEAD_BYTES) throw new DamagedCacheError();
-  const end = HEAD_BYTES + ((piece[0]! | (piece[1]! << 8) | (piece[2]! << 16) | (piece[3]! << 24)) >>> 0);
+  const end = HEAD_BYTES + firstUint32(piece);
   if (end > piece.length) throw new DamagedCacheError();
   return end;
+}
+
+// The 32-bit little-endian number the bytes start with (a spans' count, a piece's spans length), at any alignment.
+function firstUint32(bytes: Uint8Array): number {
+  return (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0;
 }

@@ -221,10 +221,10 @@ function inOrder(paths: readonly string[], path: string): boolean {
   return false;
 }
 
-// A segment `.`, `..` or `.git` of paths joined by NUL (the listing's form: NUL ends a segment too), found from
-// its dot (a pattern that starts with the dot is found much faster than one that starts with its boundary);
-// on Windows also a backslash, a drive, or `.git` with the dots and spaces Windows drops.
-const DOT_SEGMENT = process.platform === "win32" ? /(?<=^|[/\0])\.(?:\.?|git[. ]*)(?=[/\0]|$)|[\\:]/i : /(?<=^|[/\0])\.(?:\.?|git)(?=[/\0]|$)/i;
+// A segment `.` or `..` of paths joined by NUL (the listing's form: NUL ends a segment too), found from its dot
+// (a pattern that starts with the dot is found much faster than one that starts with its boundary); on Windows
+// also a backslash or a drive. `.git`, under every name a file system reads as it, is GIT_ALIAS's.
+const DOT_SEGMENT = process.platform === "win32" ? /(?<=^|[/\0])\.\.?(?=[/\0]|$)|[\\:]/ : /(?<=^|[/\0])\.\.?(?=[/\0]|$)/;
 
 // True when paths joined by NUL name one that no walk lists: one with an empty, `.` or `..` segment, one that
 // starts at the root of the file system, anything in `.git` in any case (a file system may ignore case,
