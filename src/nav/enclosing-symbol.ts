@@ -11,8 +11,9 @@ export class EnclosingSymbols {
   readonly #spans: SymbolSpans;
   // (first line, last line, name end) per symbol: read in place, a search asks for tens of thousands of lines.
   readonly #numbers: Int32Array;
-  // The symbols by first line, the longest first among those that start on the same line.
-  readonly #order: Int32Array;
+  // The symbols by first line, the longest first among those that start on the same line; null: in their own order.
+  readonly #order: Int32Array | null;
+  readonly #count: number;
   #next = 0;
   readonly #open: number[] = [];
   #line = 0;
@@ -25,7 +26,8 @@ export class EnclosingSymbols {
   constructor(spans: SymbolSpans) {
     this.#spans = spans;
     this.#numbers = spans.numbers;
-    this.#order = orderOf(spans);
+    this.#order = spans.byStart();
+    this.#count = spans.count;
   }
 
   /** The qualified name of the innermost symbol covering `line` (1-based), or null. */
@@ -38,15 +40,21 @@ export class EnclosingSymbols {
     const numbers = this.#numbers;
     const open = this.#open;
     const order = this.#order;
+    const count = this.#count;
     if (line < this.#line) {
       this.#next = 0;
       open.length = 0;
     }
     this.#line = line;
-    while (this.#next < order.length && numbers[order[this.#next]! * 3]! <= line) open.push(order[this.#next++]!);
+    while (this.#next < count) {
+      const symbol = order === null ? this.#next : order[this.#next]!;
+      if (numbers[symbol * 3]! > line) break;
+      open.push(symbol);
+      this.#next++;
+    }
     while (open.length > 0 && numbers[open[open.length - 1]! * 3 + 1]! < line) open.pop();
     // The answer holds until the next symbol starts, or the innermost one ends.
-    const nextStart = this.#next < order.length ? numbers[order[this.#next]! * 3]! - 1 : Number.MAX_SAFE_INTEGER;
+    const nextStart = this.#next < count ? numbers[(order === null ? this.#next : order[this.#next]!) * 3]! - 1 : Number.MAX_SAFE_INTEGER;
     if (open.length === 0) {
       this.#named = -1;
       this.#name = null;
@@ -61,25 +69,4 @@ export class EnclosingSymbols {
     }
     return this.#name;
   }
-}
-
-// The spans' order, made once per spans (a file's are kept by its record, and repeated searches ask again).
-const orders = new WeakMap<SymbolSpans, Int32Array>();
-
-function orderOf(spans: SymbolSpans): Int32Array {
-  let order = orders.get(spans);
-  if (order) return order;
-  const numbers = spans.numbers;
-  order = new Int32Array(numbers.length / 3);
-  let sorted = true;
-  for (let index = 0; index < order.length; index++) {
-    order[index] = index;
-    // Out of order: a later first line, or the same first line and a later last line (the longest comes first).
-    const at = index * 3;
-    if (index > 0 && (numbers[at - 3]! > numbers[at]! || (numbers[at - 3] === numbers[at] && numbers[at - 2]! < numbers[at + 1]!))) sorted = false;
-  }
-  // Symbols come in document order, containers first: usually sorted already. A stable sort (ties keep their order).
-  if (!sorted) order = Int32Array.from([...order].sort((a, b) => numbers[a * 3]! - numbers[b * 3]! || numbers[b * 3 + 1]! - numbers[a * 3 + 1]!));
-  orders.set(spans, order);
-  return order;
 }

@@ -61,6 +61,15 @@ export function leadsToRefused(context: NavContext, relative: string, real: stri
   return real === pathUnder(context.index.root, relative) ? undefined : context.readRule.refusal(relative);
 }
 
+/**
+ * The error for an indexed path the index has no record of: the read rule's refusal when the path now
+ * leads to what it refuses (a file turned into a link to `.env` since the walk), else {@link pathNotFound}.
+ */
+export function unreadable(context: NavContext, relative: string): NavError {
+  const refusal = context.readRule.refusal(relative);
+  return refusal ? { error: refusal.message, refused: refusal.reason } : pathNotFound(context, relative);
+}
+
 /** An error for a path that names nothing, suggesting similar paths. */
 export function pathNotFound(context: NavContext, relative: string): NavError {
   const base = path.posix.basename(relative);

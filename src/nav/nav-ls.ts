@@ -1,4 +1,4 @@
-import { pathNotFound, summarize, type NavContext } from "./nav-context.ts";
+import { pathNotFound, summarize, unreadable, type NavContext } from "./nav-context.ts";
 import type { DirectoryEntry, NavError, NavListing } from "./nav-results.ts";
 import { parseTarget } from "./nav-target.ts";
 import { resolveSymbol } from "./symbol-lookup.ts";
@@ -16,7 +16,7 @@ export async function navLs(context: NavContext, target = ""): Promise<NavListin
   if (parsed.type === "path" && parsed.resolved.type === "dir") return listDirectory(context, parsed.resolved.path);
   if (parsed.type === "path") {
     const record = await context.index.record(parsed.resolved.path);
-    if (!record) return pathNotFound(context, parsed.resolved.path);
+    if (!record) return unreadable(context, parsed.resolved.path);
     return {
       path: record.path,
       type: "file",

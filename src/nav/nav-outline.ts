@@ -1,4 +1,4 @@
-import { pathNotFound, summarize, type NavContext } from "./nav-context.ts";
+import { pathNotFound, summarize, unreadable, type NavContext } from "./nav-context.ts";
 import type { NavError, NavOutline, OutlineNode } from "./nav-results.ts";
 import { parseTarget } from "./nav-target.ts";
 import { plainName } from "./symbol-names.ts";
@@ -15,7 +15,7 @@ export async function navOutline(context: NavContext, target: string): Promise<N
   const resolved = parsed.resolved;
   if (resolved.type === "dir") return { error: `'${resolved.path || "."}' is a directory; nav_outline takes a file (list directories with nav_ls)` };
   const record = await context.index.record(resolved.path);
-  if (!record) return pathNotFound(context, resolved.path);
+  if (!record) return unreadable(context, resolved.path);
   const roots: OutlineNode[] = [];
   const byName = new Map<string, OutlineNode & { children?: OutlineNode[] }>();
   for (const symbol of record.symbols) {

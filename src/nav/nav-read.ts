@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import readline from "node:readline";
-import { leadsToRefused, pathNotFound, type NavContext } from "./nav-context.ts";
+import { leadsToRefused, pathNotFound, unreadable, type NavContext } from "./nav-context.ts";
 import type { NavError, NavReadOptions, NavReadResult } from "./nav-results.ts";
 import { parseTarget } from "./nav-target.ts";
 import { resolveInside } from "./path-safety.ts";
@@ -55,7 +55,7 @@ async function readSymbol(context: NavContext, symbol: ResolvedSymbol, chunk: nu
 
 async function readLines(context: NavContext, relative: string, startLine: number, endLine: number, chunk: number, isRange: boolean): Promise<NavReadResult | NavError> {
   const record = await context.index.record(relative);
-  if (!record) return pathNotFound(context, relative);
+  if (!record) return unreadable(context, relative);
   if (record.binary) return { error: `'${relative}' is a binary file (${record.size} bytes); it cannot be read as text` };
   if (record.large && !isRange) {
     return { error: `'${relative}' is ${record.size} bytes, over the ${context.maxFileBytes}-byte cap for whole-file reads; read a line range such as '${relative}:1-200'` };

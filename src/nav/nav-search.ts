@@ -36,8 +36,10 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   if (symbols) return searchSymbols(context, request, glob);
   const result = await searchWhileWalking(context, request);
   if ("error" in result) return { error: result.error };
-  // Files the workers found changed on disk are analysed again; the others are trusted without a stat.
-  for (const changed of result.changed) await context.index.record(changed);
+  // Files the scan found changed on disk are analysed again; the others are trusted without a stat. One that
+  // changed into what the read rule refuses (a link to `.env`, since the walk) has no record, and no matches shown.
+  const refused = new Set<string>();
+  for (const changed of result.changed) if (!(await context.index.record(changed))) refused.add(changed);
   const spansByPath = new Map<string, SymbolSpans>();
   // Records the index holds (in memory or in the disk cache) first, without a promise or a lookup by path each
   // (a repeated search asks for the same files again); the others are analysed, in parallel when many.
@@ -64,7 +66,7 @@ export async function navSearch(context: NavContext, query: string, options: Nav
     }
     return { path, line, column, text, symbol: enclosing.nameAt(line) };
   });
-  return { matches, truncated: result.truncated };
+  return { matches: refused.size > 0 ? matches.filter((match) => !refused.has(match.path)) : matches, truncated: result.truncated };
 }
 
 /**

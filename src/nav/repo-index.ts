@@ -143,8 +143,10 @@ export class RepositoryIndex {
 
   /**
    * The analysis of one file, re-done if the file changed since it was last
-   * analysed. With `recheck` false the file is not `stat`ed again: the caller
-   * trusts the index (a search, whose workers re-check sizes as they read).
+   * analysed; undefined for a file the walk did not list, or one that changed into
+   * what the read rule refuses (a link to a secret, say). With `recheck` false the
+   * file is not `stat`ed again: the caller trusts the index (a search, whose
+   * workers re-check sizes as they read).
    */
   async record(relative: string, recheck = true): Promise<FileRecord | undefined> {
     const walk = this.#ensureWalk();
@@ -152,8 +154,14 @@ export class RepositoryIndex {
     if (!known) return undefined;
     const current = recheck ? this.#restat(relative, known) : known;
     if (current !== known) {
-      walk.files.set(current);
+      // Changed since the walk: it may now be a link to what the rule refuses (a checkout that turned it into
+      // a link to `.env`), whose analysis would show the target's symbols. The rule follows it first; a file
+      // it refuses is no longer listed, so no later search reads it either.
+      const refused = this.#rule.refusal(relative) !== undefined;
+      if (refused) walk.files.delete(relative);
+      else walk.files.set(current);
       this.#searchFiles = undefined;
+      if (refused) return undefined;
     }
     return this.#analyses.analyze(current);
   }

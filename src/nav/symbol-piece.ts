@@ -22,6 +22,7 @@ export class SymbolSpans {
   readonly numbers: Int32Array;
   /** The names, one after the other. */
   readonly names: string;
+  #byStart: Int32Array | null | undefined;
 
   /** @param numbers - three per symbol, as {@link SymbolSpans.numbers} says; kept, not copied */
   constructor(numbers: Int32Array, names: string) {
@@ -42,6 +43,24 @@ export class SymbolSpans {
   /** The last line (1-based) of symbol `index`. */
   end(index: number): number {
     return this.numbers[index * 3 + 1]!;
+  }
+
+  /**
+   * The symbols' indexes by first line, the longest first among those that start on the same
+   * line (ties keep their order); null when the symbols come in that order already, as they
+   * usually do (document order, containers first). Worked out once and kept.
+   */
+  byStart(): Int32Array | null {
+    if (this.#byStart !== undefined) return this.#byStart;
+    const numbers = this.numbers;
+    // Out of order: a later first line, or the same first line and a later last line.
+    let sorted = true;
+    for (let at = 3; at < numbers.length && sorted; at += 3) {
+      if (numbers[at - 3]! > numbers[at]! || (numbers[at - 3] === numbers[at] && numbers[at - 2]! < numbers[at + 1]!)) sorted = false;
+    }
+    if (sorted) return (this.#byStart = null);
+    const order = Array.from({ length: this.count }, (_, index) => index);
+    return (this.#byStart = Int32Array.from(order.sort((a, b) => numbers[a * 3]! - numbers[b * 3]! || numbers[b * 3 + 1]! - numbers[a * 3 + 1]!)));
   }
 
   /** The qualified name of symbol `index`. */

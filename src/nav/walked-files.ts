@@ -40,6 +40,13 @@ export class WalkedFiles {
     this.#list[index] = file;
   }
 
+  /** Drops a listed file (one that has become what the walk would not list); false when `path` was not listed. */
+  delete(path: string): boolean {
+    const index = this.#indexOf(path);
+    if (index !== -1) this.#list.splice(index, 1);
+    return index !== -1;
+  }
+
   /** The paths, in path order. */
   *keys(): IterableIterator<string> {
     for (const file of this.#list) yield file.path;

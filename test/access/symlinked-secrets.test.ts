@@ -29,6 +29,8 @@ beforeAll(async () => {
       ".gitignore": "dist/\n",
       "src/app.ts": "export const app = 'SECRET_MARKER is not here';\n",
       "dist/bundle.js": "console.log('IGNORED_MARKER');\n",
+      "src/mod.py": "def public_fn():\n    return 1\n",
+      "dist/hidden.py": "def hidden_symbol():\n    return 'HIDDEN_MARKER and some more text'\n",
       ".git/config": "[remote \"origin\"]\n  url = https://GIT_MARKER@example.com/repo.git\n",
       ".env": "API_TOKEN=ENV_MARKER\n",
       "home/.aws/credentials": "aws_secret_access_key = AWS_MARKER\n",
@@ -83,6 +85,27 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
       unlinkSync(moved);
       symlinkSync(".env", moved);
       expect(await tools.read("moving-link.ts")).toMatchObject({ refused: "secret", error: expect.stringContaining("it leads to '.env'") });
+    } finally {
+      unlinkSync(moved);
+      await tools.close();
+    }
+  });
+
+  test("is refused by nav_outline, nav_ls and nav_search, and leaves no symbols, after a file the walk listed became a link to an ignored file", async () => {
+    const tools = await createNavTools(repo, { cacheDir: false });
+    const moved = join(repo, "moving.py");
+    symlinkSync("src/mod.py", moved);
+    try {
+      expect(await tools.outline("moving.py")).toMatchObject({ symbols: [expect.objectContaining({ name: "public_fn" })] });
+      unlinkSync(moved);
+      symlinkSync("dist/hidden.py", moved);
+      // A search reads the files the walk listed: the link's target is read, found changed, and not shown.
+      expect(await tools.search("HIDDEN_MARKER")).toMatchObject({ matches: [] });
+      expect(await tools.outline("moving.py")).toMatchObject({ refused: "ignored", error: expect.stringContaining("it leads to 'dist/hidden.py'") });
+      expect(await tools.ls("moving.py")).toMatchObject({ refused: "ignored" });
+      expect(await tools.read("moving.py")).toMatchObject({ refused: "ignored" });
+      expect(await tools.search("hidden_symbol", { symbols: true })).toMatchObject({ matches: [] });
+      expect(JSON.stringify(await tools.search("hidden"))).not.toContain("HIDDEN_MARKER");
     } finally {
       unlinkSync(moved);
       await tools.close();
