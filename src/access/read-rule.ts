@@ -2,12 +2,19 @@ import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
+import { outerIgnores, readText } from "./outer-ignores.ts";
 import { DEFAULT_SECRET_FILES } from "./secret-files.ts";
 
 /** Options of {@link ReadRule}. */
 export interface ReadRuleOptions {
   /** Glob patterns of files never shown, besides `.git/` and ignored files; replaces {@link DEFAULT_SECRET_FILES} (`[]` refuses none). */
   readonly secretFiles?: readonly string[];
+  /**
+   * The repository the root is a folder of, when it is not the repository's own root: the `.gitignore`
+   * files of the folders above the root (from this one down) and its `.git/info/exclude` apply too, as
+   * git applies them. Default: the root. The root itself is not tested against them.
+   */
+  readonly repositoryRoot?: string;
 }
 
 /** Why a path may not be read. */
@@ -56,9 +63,23 @@ export class ReadRule {
   #firstReadAt: number | undefined;
   #realRoot: string | undefined;
 
-  constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES }: ReadRuleOptions = {}) {
+  /** The repository the root is a folder of (see {@link ReadRuleOptions.repositoryRoot}); the root when it is the repository's. */
+  readonly repositoryRoot: string;
+  // The ignore files above the root, read once on first use (none when the root is the repository's).
+  #outer: readonly FolderRules[] | undefined;
+
+  /** @throws TypeError when `repositoryRoot` is given and does not hold `root` */
+  constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES, repositoryRoot = root }: ReadRuleOptions = {}) {
     this.root = root;
     this.secretFiles = [...secretFiles];
+    this.repositoryRoot = repositoryRoot;
+    // Checked now, not on the first test of a path.
+    if (repositoryRoot !== root) outerIgnores(repositoryRoot, root);
+  }
+
+  /** The options that make this rule again (for a walk on another thread). */
+  get options(): ReadRuleOptions {
+    return { secretFiles: this.secretFiles, ...(this.repositoryRoot !== this.root ? { repositoryRoot: this.repositoryRoot } : {}) };
   }
 
   /**
@@ -151,9 +172,11 @@ export class ReadRule {
   /** The rule (and the file it is in) that makes git ignore the entry in `parent`, or `undefined`. */
   #ignoringRule(relative: string, parent: string, directory: boolean): string | undefined {
     let verdict: string | undefined;
-    for (const { folder, rules } of this.#chainOf(parent)) {
-      const result = rules.test(`${folder ? relative.slice(folder.length + 1) : relative}${directory ? "/" : ""}`);
-      if (result.ignored) verdict = `rule '${result.rule?.pattern ?? "?"}' in ${folder ? `${folder}/` : ""}.gitignore`;
+    for (const { folder, rules, prefix, file } of this.#chainOf(parent)) {
+      // A file above the root reads the path from its own folder.
+      const subject = prefix !== undefined ? prefix + relative : folder ? relative.slice(folder.length + 1) : relative;
+      const result = rules.test(`${subject}${directory ? "/" : ""}`);
+      if (result.ignored) verdict = `rule '${result.rule?.pattern ?? "?"}' in ${file ?? `${folder ? `${folder}/` : ""}.gitignore`}`;
       else if (result.unignored) verdict = undefined;
     }
     return verdict;
@@ -164,7 +187,7 @@ export class ReadRule {
     let chain = this.#chains.get(folder);
     if (chain) return chain;
     const slash = folder.lastIndexOf("/");
-    const above = folder === "" ? [] : this.#chainOf(slash === -1 ? "" : folder.slice(0, slash));
+    const above = folder === "" ? (this.#outer ??= outerIgnores(this.repositoryRoot, this.root).map((outer) => ({ folder: "", ...outer }))) : this.#chainOf(slash === -1 ? "" : folder.slice(0, slash));
     const rules = this.#rulesOf(folder);
     chain = rules ? [...above, { folder, rules }] : above;
     this.#chains.set(folder, chain);
@@ -175,7 +198,9 @@ export class ReadRule {
     let rules = this.#ignores.get(folder);
     if (rules !== undefined) return rules;
     this.#firstReadAt ??= Date.now();
-    const texts = [readText(path.join(this.root, folder, ".gitignore")), folder === "" ? readText(path.join(this.root, ".git", "info", "exclude")) : undefined].filter((text): text is string => text !== undefined);
+    // The repository's exclusions are in its own .git, read with the files above the root when the root is a folder of it.
+    const exclude = folder === "" && this.repositoryRoot === this.root ? readText(path.join(this.root, ".git", "info", "exclude")) : undefined;
+    const texts = [readText(path.join(this.root, folder, ".gitignore")), exclude].filter((text): text is string => text !== undefined);
     rules = texts.length > 0 ? ignore().add(texts.join("\n")) : null;
     this.#ignores.set(folder, rules);
     return rules;
@@ -210,6 +235,9 @@ function anySecretTest(patterns: readonly string[]): (relative: string) => boole
 interface FolderRules {
   readonly folder: string;
   readonly rules: Ignore;
+  // For an ignore file above the root (see outer-ignores.ts): what makes a path its folder's, and the file.
+  readonly prefix?: string;
+  readonly file?: string;
 }
 
 function refused(relative: string, asked: string, reason: ReadRefusalReason, why: string): ReadRefusal {
@@ -272,12 +300,3 @@ function ignoredByHfs(code: number): boolean {
   return code >= 0x200c && ((code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x206a && code <= 0x206f) || code === 0xfeff);
 }
 
-// Most folders have no `.gitignore`: asking first is cheaper than the error a failed read throws.
-function readText(file: string): string | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}

@@ -34,7 +34,7 @@ export function registerMcpCommand(program: Command, io: CliIo, version: string,
     const server = createMcpServer({
       repo,
       version,
-      openRepository: (directory) => openNav(directory, config.secretFiles),
+      openRepository: (directory, options) => openNav(directory, config.secretFiles, options.repositoryRoot),
       createModel: () => buildModel(config),
       ...(config.subModel !== undefined ? { createSubModel: () => buildModel(config, "subModel") } : {}),
       defaults: {

@@ -21,12 +21,12 @@ export async function loadNavTools(repo: string, secretFiles?: string): Promise<
  * one-line {@link CliError} when it cannot be. `secretFiles` is the config value
  * (comma-separated globs, or `none`); default: the built-in list.
  */
-export async function openNav(repo: string, secretFiles?: string): Promise<NavTools> {
+export async function openNav(repo: string, secretFiles?: string, repositoryRoot?: string): Promise<NavTools> {
   let nav: NavTools;
   try {
     // The index and its tree-sitter grammars load only when a repository is opened.
     const { createNavTools } = await import("../nav/create-nav-tools.ts");
-    nav = await createNavTools(repo, secretFiles !== undefined ? { secretFiles: parseSecretFiles(secretFiles) } : {});
+    nav = await createNavTools(repo, { ...(secretFiles !== undefined ? { secretFiles: parseSecretFiles(secretFiles) } : {}), ...(repositoryRoot !== undefined ? { repositoryRoot } : {}) });
   } catch (error) {
     throw new CliError(`cannot open the repository ${repo} for navigation: ${(error as Error).message}`, { cause: error });
   }

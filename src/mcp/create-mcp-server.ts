@@ -24,8 +24,12 @@ export const MAX_QUERY_ITERATIONS = 100;
 export interface McpServerOptions {
   /** The repository the nav tools read and `path` arguments are resolved in. */
   readonly repo: string;
-  /** Opens a directory for navigation, e.g. with `createNavTools` (called lazily, once per directory; kept open). */
-  readonly openRepository: (repo: string) => Promise<NavTools>;
+  /**
+   * Opens a directory for navigation, e.g. with `createNavTools` (called lazily, once per directory; kept open).
+   * A folder of the repository (an `rlm_query` `path`) comes with `repositoryRoot`, the repository's root: pass
+   * it on to `createNavTools`, so that the `.gitignore` files above the folder apply too.
+   */
+  readonly openRepository: (directory: string, options: { readonly repositoryRoot?: string }) => Promise<NavTools>;
   /** Builds the model for `rlm_query`; may throw (e.g. no model configured), which becomes a tool error. */
   readonly createModel: () => ModelClient;
   /** Builds the sub-call model, when one is configured. */
@@ -54,7 +58,7 @@ interface QueryArguments {
  * `InvalidParams` protocol error. Nothing a client sends can stop the server.
  *
  * @example
- * const server = createMcpServer({ repo, openRepository: (dir) => createNavTools(dir), createModel: () => new OpenAICompatibleModel() });
+ * const server = createMcpServer({ repo, openRepository: (dir, options) => createNavTools(dir, options), createModel: () => new OpenAICompatibleModel() });
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer({ repo, openRepository, createModel, createSubModel, defaults = {}, version = "0.0.0" }: McpServerOptions): Server {
@@ -62,7 +66,8 @@ export function createMcpServer({ repo, openRepository, createModel, createSubMo
   const openNav = (directory: string): Promise<NavTools> => {
     let nav = navCache.get(directory);
     if (!nav) {
-      nav = openRepository(directory);
+      // A folder of the repository is read under the repository's ignore files too.
+      nav = openRepository(directory, directory === repo ? {} : { repositoryRoot: repo });
       nav.catch(() => navCache.delete(directory));
       navCache.set(directory, nav);
     }

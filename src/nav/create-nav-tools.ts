@@ -43,6 +43,12 @@ export interface NavToolsOptions {
    * files (see {@link ReadRule}). Default {@link DEFAULT_SECRET_FILES}; `[]` refuses none.
    */
   readonly secretFiles?: readonly string[];
+  /**
+   * The repository `repo` is a folder of, when it is not the repository's own root: the `.gitignore`
+   * files above `repo` and the repository's `.git/info/exclude` apply too, as git applies them (see
+   * {@link ReadRuleOptions.repositoryRoot}). Default: `repo` itself.
+   */
+  readonly repositoryRoot?: string;
 }
 
 /** The six navigation tools over one repository, usable by a session or directly. */
@@ -88,6 +94,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     maxReadChars = DEFAULT_MAX_READ_CHARS,
     searchTimeoutMs = DEFAULT_SEARCH_TIMEOUT_MS,
     secretFiles,
+    repositoryRoot,
   } = options;
   let root: string;
   try {
@@ -96,7 +103,9 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
   } catch (cause) {
     throw new RepositoryNotFoundError({ repo, cause });
   }
-  const readRule = new ReadRule(root, secretFiles !== undefined ? { secretFiles } : {});
+  // Both real paths, so that the one holds the other as the file system has it.
+  const outer = repositoryRoot === undefined ? undefined : await fs.realpath(repositoryRoot);
+  const readRule = new ReadRule(root, { ...(secretFiles !== undefined ? { secretFiles } : {}), ...(outer !== undefined ? { repositoryRoot: outer } : {}) });
   const index = new RepositoryIndex(root, { cacheDir, maxFileBytes, readRule });
   const engine = new TextSearchEngine(searchTimeoutMs);
   const context: NavContext = {

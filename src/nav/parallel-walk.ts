@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { WalkedFile, WalkedPart, WalkTrace } from "./repo-walk.ts";
+import type { ReadRuleOptions } from "../access/read-rule.ts";
 
 /**
  * How long the calling thread waits for the helper to start running its code (30-60 ms
@@ -37,7 +38,8 @@ export interface WalkReport {
 /** What a walk helper is given (see walk-worker.ts). */
 export interface WalkTask {
   readonly root: string;
-  readonly secretFiles: readonly string[];
+  /** The read rule's options (see `ReadRule.options`): the worker makes the same rule. */
+  readonly rule: ReadRuleOptions;
   readonly folders: readonly string[];
   readonly port: MessagePort;
   /** Cell {@link STARTED} set when its code runs, cell {@link DONE} once the report is posted on `port` (or it failed); each notified. */
@@ -61,21 +63,21 @@ let helpersFail = false;
 
 /**
  * Starts a worker thread that walks `folders` of the repository under the same read rule
- * (the same secret-file patterns; its `.gitignore` files read by the worker), while the
+ * (made from the same options; its `.gitignore` files read by the worker), while the
  * calling thread walks everything else. A walk is synchronous, and so is collecting: the
  * worker posts its report on a channel and sets a shared flag, which this thread waits on
  * with `Atomics.wait` and then reads with `receiveMessageOnPort`.
  *
  * @param workerUrl - the worker's module (tests give one that does not exist)
  */
-export function startWalkHelper(root: string, secretFiles: readonly string[], folders: readonly string[], workerUrl = defaultWorkerUrl()): WalkHelper {
+export function startWalkHelper(root: string, rule: ReadRuleOptions, folders: readonly string[], workerUrl = defaultWorkerUrl()): WalkHelper {
   const { port1, port2 } = new MessageChannel();
   const flags = new Int32Array(new SharedArrayBuffer(8));
   let worker: Worker | undefined;
   try {
     // A module missing from a bundle, or an earlier helper that never started: none this time.
     if (helpersFail || (workerUrl.protocol === "file:" && !fs.existsSync(fileURLToPath(workerUrl)))) throw new Error("no walk helper");
-    const task: WalkTask = { root, secretFiles, folders, port: port2, flags };
+    const task: WalkTask = { root, rule, folders, port: port2, flags };
     worker = new Worker(workerUrl, { workerData: task, transferList: [port2] });
     worker.unref();
     // A helper that fails to load reports nothing; the wait for it to start then ends.

@@ -59,7 +59,9 @@ export class RepositoryIndex {
     const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
     // RLMKIT_WALK_LISTING=0: every first walk lists every folder (for a file system whose folders' times do not follow their entries).
-    const listing = this.#store.enabled && process.env.RLMKIT_WALK_LISTING !== "0" ? { listing: this.#store } : {};
+    // Nor is a listing kept for a folder of a repository: it does not watch the ignore files above the root.
+    const keepsListing = this.#store.enabled && process.env.RLMKIT_WALK_LISTING !== "0" && this.#rule.repositoryRoot === root;
+    const listing = keepsListing ? { listing: this.#store } : {};
     this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom, ...listing });
     this.#analyses = new FileAnalyses(root, options.maxFileBytes, this.#store, () => this.#loadCache(), () => void (this.#dirty = true));
   }

@@ -68,7 +68,7 @@ export interface RepositoryWalk {
 export function walkRepository(root: string, rule: ReadRule = new ReadRule(root), folders: readonly string[] = [], startHelper = startWalkHelper): RepositoryWalk {
   const share = helperShare(folders);
   const found = newPart();
-  const helper = share.length > 0 ? startHelper(root, rule.secretFiles, share) : undefined;
+  const helper = share.length > 0 ? startHelper(root, rule.options, share) : undefined;
   const met: string[] = [];
   const pending = new PendingFiles();
   try {

@@ -91,7 +91,7 @@ export class FirstWalk {
     if (this.#listing?.read()) return;
     // The folders as the walk will hand them out, so the thread walks no folder twice.
     const folders = helperShare(hint() ?? []);
-    if (folders.length > 0) this.#ahead = { folders, helper: this.#startHelper(this.#root, this.#rule.secretFiles, folders), at: Date.now() };
+    if (folders.length > 0) this.#ahead = { folders, helper: this.#startHelper(this.#root, this.#rule.options, folders), at: Date.now() };
   }
 
   /** The kept listing when it holds; else a walk, with the thread started ahead when it is fresh, or sharing the work as the cache says. */

@@ -169,7 +169,7 @@ describe("MCP's rlm_query path follows the rule", () => {
   let model: ScriptedModel;
   beforeAll(async () => {
     model = new ScriptedModel(Array.from({ length: 4 }, () => js("FINAL(context.length)")));
-    const server = createMcpServer({ repo, openRepository: (directory) => createNavTools(directory, { cacheDir: false }), createModel: () => model });
+    const server = createMcpServer({ repo, openRepository: (directory, options) => createNavTools(directory, { cacheDir: false, ...options }), createModel: () => model });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: "read-rule-test", version: "1.0.0" });

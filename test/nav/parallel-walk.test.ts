@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ReadRule } from "../../src/access/read-rule.ts";
+import { ReadRule, type ReadRuleOptions } from "../../src/access/read-rule.ts";
 import { startWalkHelper } from "../../src/nav/parallel-walk.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../../src/nav/index.ts";
 import { RepositoryIndex } from "../../src/nav/repo-index.ts";
@@ -68,7 +68,7 @@ describe("a walk with a second thread", () => {
   });
 
   test("the worker walks its folders and answers for each; whether one counts is the whole walk's to say", () => {
-    const walked = startWalkHelper(root, new ReadRule(root).secretFiles, ["big/a", "small", "ignored", "not-there"]).collect();
+    const walked = startWalkHelper(root, new ReadRule(root).options, ["big/a", "small", "ignored", "not-there"]).collect();
     expect([...walked!.keys()]).toEqual(["big/a", "small"]);
     // big/a/notes.log is ignored by the root's .gitignore, which the worker read itself.
     expect(walked!.get("big/a")!.files.map((file) => file.path).sort()).toEqual([0, 1, 2, 3, 4].map((index) => `big/a/f${index}.py`));
@@ -78,7 +78,7 @@ describe("a walk with a second thread", () => {
   test("the worker never walks through a symlink, even one to a folder inside the root", async () => {
     await fs.rename(path.join(root, "under"), path.join(root, "under-real"));
     await fs.symlink(path.join(root, "under-real"), path.join(root, "under"));
-    expect([...startWalkHelper(root, [], ["under/link-parent", "under-real/link-parent"]).collect()!.keys()]).toEqual(["under-real/link-parent"]);
+    expect([...startWalkHelper(root, { secretFiles: [] }, ["under/link-parent", "under-real/link-parent"]).collect()!.keys()]).toEqual(["under-real/link-parent"]);
   });
 
   test("only the folders the whole walk meets count: the worker's other answers are dropped, and a met folder it did not answer for is walked here", () => {
@@ -97,9 +97,9 @@ describe("a walk with a second thread", () => {
   });
 
   test("a worker that never starts is given up within seconds, and the calling thread walks its folders", () => {
-    const never = (rootDir: string, secretFiles: readonly string[], folders: readonly string[]) => startWalkHelper(rootDir, secretFiles, folders, new URL("./no-such-walk-worker.js", import.meta.url));
+    const never = (rootDir: string, rule: ReadRuleOptions, folders: readonly string[]) => startWalkHelper(rootDir, rule, folders, new URL("./no-such-walk-worker.js", import.meta.url));
     const started = performance.now();
-    expect(never(root, [], ["small"]).collect()).toBeUndefined();
+    expect(never(root, {}, ["small"]).collect()).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(walkRepository(root, new ReadRule(root), ["big", "small"], never)).toEqual(walkRepository(root, new ReadRule(root)));
   });
