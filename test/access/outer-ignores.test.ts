@@ -5,12 +5,12 @@
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, ReadRule, ScriptedModel } from "../../src/index.ts";
 import { createMcpServer } from "../../src/mcp/index.ts";
 import { startWalkHelper } from "../../src/nav/parallel-walk.ts";
+import { connectedClient } from "../support/mcp-client.ts";
 import { js, makeRepo } from "../cli/run-cli.ts";
 
 const FILES: Record<string, string> = {
@@ -96,10 +96,7 @@ describe("MCP's rlm_query with a folder as path", () => {
     const code = 'const ignored = nav_search("IGNORED_MARKER")\nconst kept = nav_search("KEPT_MARKER")\nFINAL(JSON.stringify([ignored.matches.length, kept.matches.length]))';
     model = new ScriptedModel([js(code)]);
     const server = createMcpServer({ repo, openRepository: (directory, options) => createNavTools(directory, { cacheDir: false, ...options }), createModel: () => model });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: "outer-ignores-test", version: "1.0.0" });
-    await client.connect(clientSide);
+    client = await connectedClient(server, "outer-ignores-test");
   });
   afterAll(async () => client?.close());
 

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, DEFAULT_SECRET_FILES, parseSecretFiles, ReadRule, ScriptedModel, type NavTools } from "../../src/index.ts";
 import { createMcpServer } from "../../src/mcp/index.ts";
+import { connectedClient } from "../support/mcp-client.ts";
 import { js, makeRepo, runCli } from "../cli/run-cli.ts";
 
 /** A repository with code, ignored output, git's own folder and the usual secret files. */
@@ -170,10 +170,7 @@ describe("MCP's rlm_query path follows the rule", () => {
   beforeAll(async () => {
     model = new ScriptedModel(Array.from({ length: 4 }, () => js("FINAL(context.length)")));
     const server = createMcpServer({ repo, openRepository: (directory, options) => createNavTools(directory, { cacheDir: false, ...options }), createModel: () => model });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: "read-rule-test", version: "1.0.0" });
-    await client.connect(clientSide);
+    client = await connectedClient(server, "read-rule-test");
   });
   afterAll(async () => client?.close());
 
