@@ -12,29 +12,43 @@ export interface OuterRules {
 }
 
 /**
- * The ignore rules git applies to a folder's files from above it, within its repository: the
- * `.gitignore` of every folder from `repositoryRoot` down to the folder's parent, and the
- * repository's `.git/info/exclude`, outermost first. Empty when the folder is the repository root.
+ * The repository `root` belongs to, given that it lies in `repositoryRoot`: the innermost of `root`
+ * and the folders above it, up to `repositoryRoot`, that holds a `.git` (a repository nested in
+ * another, a vendored clone say, is a repository of its own); `repositoryRoot` when none does.
+ * Resolved (`path.resolve`).
  *
  * @throws TypeError when `root` is not `repositoryRoot` or a folder inside it
  */
-export function outerIgnores(repositoryRoot: string, root: string): OuterRules[] {
-  const below = path.relative(path.resolve(repositoryRoot), path.resolve(root));
-  if (below === ".." || below.startsWith(`..${path.sep}`) || path.isAbsolute(below)) throw new TypeError(`repositoryRoot '${repositoryRoot}' must be the root '${root}' or a folder that holds it`);
+export function owningRepository(repositoryRoot: string, root: string): string {
+  const outer = path.resolve(repositoryRoot);
+  let folder = path.resolve(root);
+  const below = path.relative(outer, folder);
+  if (below === ".." || below.startsWith(`..${path.sep}`) || path.isAbsolute(below)) {
+    throw new TypeError(`repositoryRoot '${repositoryRoot}' must be the root '${root}' or a folder that holds it`);
+  }
+  while (folder !== outer && !fs.existsSync(path.join(folder, ".git"))) folder = path.dirname(folder);
+  return folder;
+}
+
+/**
+ * The ignore rules git applies to the files of `root` from its repository `repository` (see
+ * {@link owningRepository}) besides the root's own: the repository's `.git/info/exclude`, then the
+ * `.gitignore` of every folder from `repository` down to the root's parent, in the order git lets
+ * them decide (a later one overrides an earlier one: exclusions first, a deeper `.gitignore` after a
+ * shallower one). Empty when the root is the repository's own.
+ */
+export function outerIgnores(repository: string, root: string): OuterRules[] {
+  const below = path.relative(repository, path.resolve(root));
   if (below === "") return [];
   const segments = below.split(path.sep);
   const outer: OuterRules[] = [];
-  const add = (file: string, depth: number, text: string | undefined): void => {
+  const add = (file: string, depth: number): void => {
+    const text = readText(file);
     if (text === undefined) return;
-    const prefix = `${segments.slice(depth).join("/")}/`;
-    outer.push({ prefix, rules: ignore().add(text), file: path.relative(root, file).split(path.sep).join("/") });
+    outer.push({ prefix: `${segments.slice(depth).join("/")}/`, rules: ignore().add(text), file: path.relative(root, file).split(path.sep).join("/") });
   };
-  // git reads the exclusions first, then each .gitignore, deeper ones winning.
-  add(path.join(repositoryRoot, ".git", "info", "exclude"), 0, readText(path.join(repositoryRoot, ".git", "info", "exclude")));
-  for (let depth = 0; depth < segments.length; depth++) {
-    const file = path.join(repositoryRoot, ...segments.slice(0, depth), ".gitignore");
-    add(file, depth, readText(file));
-  }
+  add(path.join(repository, ".git", "info", "exclude"), 0);
+  for (let depth = 0; depth < segments.length; depth++) add(path.join(repository, ...segments.slice(0, depth), ".gitignore"), depth);
   return outer;
 }
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
-import { outerIgnores, readText } from "./outer-ignores.ts";
+import { outerIgnores, owningRepository, readText } from "./outer-ignores.ts";
 import { DEFAULT_SECRET_FILES } from "./secret-files.ts";
 
 /** Options of {@link ReadRule}. */
@@ -11,8 +11,10 @@ export interface ReadRuleOptions {
   readonly secretFiles?: readonly string[];
   /**
    * The repository the root is a folder of, when it is not the repository's own root: the `.gitignore`
-   * files of the folders above the root (from this one down) and its `.git/info/exclude` apply too, as
-   * git applies them. Default: the root. The root itself is not tested against them.
+   * files of the folders above the root (from this one down) and the repository's `.git/info/exclude`
+   * apply too, as git applies them. A folder on the way that holds a `.git` of its own (a repository
+   * nested in this one) is the repository instead. Default: the root. A rule above that ignores the
+   * root's own folder refuses everything in it: the caller decides first whether the root may be read.
    */
   readonly repositoryRoot?: string;
 }
@@ -56,30 +58,35 @@ export class ReadRule {
   #anySecret: ((relative: string) => boolean) | undefined;
   // Compiled on the first hit: only a refusal names the pattern that matched.
   #secretMatchers: { readonly pattern: string; readonly test: (relative: string) => boolean }[] | undefined;
-  // The rules of each folder's .gitignore, by folder ("" is the root, where .git/info/exclude joins them).
+  // The rules of each folder's .gitignore, by folder ("" is the root).
   readonly #ignores = new Map<string, Ignore | null>();
   // By folder: the folders from the root down to it that have rules, with their rules (usually none).
   readonly #chains = new Map<string, readonly FolderRules[]>();
   #firstReadAt: number | undefined;
   #realRoot: string | undefined;
 
-  /** The repository the root is a folder of (see {@link ReadRuleOptions.repositoryRoot}); the root when it is the repository's. */
+  /**
+   * The repository whose ignore files apply (see {@link ReadRuleOptions.repositoryRoot}): the root, or the
+   * innermost folder above it, within the one given, that holds a `.git` (resolved).
+   */
   readonly repositoryRoot: string;
-  // The ignore files above the root, read once on first use (none when the root is the repository's).
+  /** True when ignore files above the root apply: the root is a folder of {@link repositoryRoot}. */
+  readonly readsAbove: boolean;
+  // The ignore rules from the repository down to the root, the root's own .gitignore left out; read on first use.
   #outer: readonly FolderRules[] | undefined;
 
   /** @throws TypeError when `repositoryRoot` is given and does not hold `root` */
-  constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES, repositoryRoot = root }: ReadRuleOptions = {}) {
+  constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES, repositoryRoot }: ReadRuleOptions = {}) {
     this.root = root;
     this.secretFiles = [...secretFiles];
-    this.repositoryRoot = repositoryRoot;
     // Checked now, not on the first test of a path.
-    if (repositoryRoot !== root) outerIgnores(repositoryRoot, root);
+    this.repositoryRoot = repositoryRoot === undefined ? path.resolve(root) : owningRepository(repositoryRoot, root);
+    this.readsAbove = this.repositoryRoot !== path.resolve(root);
   }
 
   /** The options that make this rule again (for a walk on another thread). */
   get options(): ReadRuleOptions {
-    return { secretFiles: this.secretFiles, ...(this.repositoryRoot !== this.root ? { repositoryRoot: this.repositoryRoot } : {}) };
+    return { secretFiles: this.secretFiles, ...(this.readsAbove ? { repositoryRoot: this.repositoryRoot } : {}) };
   }
 
   /**
@@ -187,21 +194,28 @@ export class ReadRule {
     let chain = this.#chains.get(folder);
     if (chain) return chain;
     const slash = folder.lastIndexOf("/");
-    const above = folder === "" ? (this.#outer ??= outerIgnores(this.repositoryRoot, this.root).map((outer) => ({ folder: "", ...outer }))) : this.#chainOf(slash === -1 ? "" : folder.slice(0, slash));
+    const above = folder === "" ? (this.#outer ??= this.#fromRepository()) : this.#chainOf(slash === -1 ? "" : folder.slice(0, slash));
     const rules = this.#rulesOf(folder);
     chain = rules ? [...above, { folder, rules }] : above;
     this.#chains.set(folder, chain);
     return chain;
   }
 
+  // What applies before the root's own .gitignore, weakest first: the repository's .git/info/exclude (any
+  // .gitignore overrides it, as in git), then the .gitignore files of the folders above the root.
+  #fromRepository(): FolderRules[] {
+    this.#firstReadAt ??= Date.now();
+    if (this.readsAbove) return outerIgnores(this.repositoryRoot, this.root).map((outer) => ({ folder: "", ...outer }));
+    const exclude = readText(path.join(this.root, ".git", "info", "exclude"));
+    return exclude === undefined ? [] : [{ folder: "", rules: ignore().add(exclude), file: ".git/info/exclude" }];
+  }
+
   #rulesOf(folder: string): Ignore | null {
     let rules = this.#ignores.get(folder);
     if (rules !== undefined) return rules;
     this.#firstReadAt ??= Date.now();
-    // The repository's exclusions are in its own .git, read with the files above the root when the root is a folder of it.
-    const exclude = folder === "" && this.repositoryRoot === this.root ? readText(path.join(this.root, ".git", "info", "exclude")) : undefined;
-    const texts = [readText(path.join(this.root, folder, ".gitignore")), exclude].filter((text): text is string => text !== undefined);
-    rules = texts.length > 0 ? ignore().add(texts.join("\n")) : null;
+    const text = readText(path.join(this.root, folder, ".gitignore"));
+    rules = text === undefined ? null : ignore().add(text);
     this.#ignores.set(folder, rules);
     return rules;
   }
@@ -235,7 +249,7 @@ function anySecretTest(patterns: readonly string[]): (relative: string) => boole
 interface FolderRules {
   readonly folder: string;
   readonly rules: Ignore;
-  // For an ignore file above the root (see outer-ignores.ts): what makes a path its folder's, and the file.
+  // For an ignore file above the root (see outer-ignores.ts): what makes a path its folder's. The file, when not the folder's .gitignore.
   readonly prefix?: string;
   readonly file?: string;
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ReadRefusal, ReadRule } from "../access/read-rule.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import type { NavError, SymbolSummary } from "./nav-results.ts";
-import { normalizeRelativePath } from "./path-safety.ts";
+import { leadsOutside, normalizeRelativePath, outsideLinkMessage } from "./path-safety.ts";
 import type { RepositoryIndex } from "./repo-index.ts";
 import type { NavSymbol } from "./symbol.ts";
 import type { SearchFile, TextSearchEngine } from "./text-search.ts";
@@ -39,15 +39,16 @@ export function resolvePath(context: NavContext, input: string): ResolvedPath | 
   for (let length = 1; length <= segments.length; length++) {
     const prefix = segments.slice(0, length).join("/");
     if (context.index.isOutsideLink(prefix)) {
-      return { error: `'${prefix}' is a symlink that points outside the repository; it cannot be read` };
+      return { error: outsideLinkMessage(prefix) };
     }
   }
   if (context.index.isDirectory(relative)) return { type: "dir", path: relative };
   if (context.index.file(relative)) return { type: "file", path: relative };
-  // Not indexed: when it exists, the read rule says why it is not shown (an ignored, secret or .git path).
+  // Not indexed: when it exists, the read rule says why it is not shown (an ignored, secret or .git path, or a
+  // link out of the repository, one made since the walk too).
   if (relative !== "" && fs.existsSync(path.join(context.index.root, relative))) {
-    const refusal = context.readRule.refusal(relative);
-    if (refusal) return { error: refusal.message, refused: refusal.reason };
+    const refused = refusalOf(context, relative);
+    if (refused) return refused;
   }
   return undefined;
 }
@@ -63,11 +64,19 @@ export function leadsToRefused(context: NavContext, relative: string, real: stri
 
 /**
  * The error for an indexed path the index has no record of: the read rule's refusal when the path now
- * leads to what it refuses (a file turned into a link to `.env` since the walk), else {@link pathNotFound}.
+ * leads to what it refuses (a file turned into a link to `.env` since the walk), the same error as for
+ * any link out of the repository when it leads out, else {@link pathNotFound}.
  */
 export function unreadable(context: NavContext, relative: string): NavError {
+  return refusalOf(context, relative) ?? pathNotFound(context, relative);
+}
+
+// Why an existing path may not be read: the read rule's refusal, or a link that leads out of the repository.
+function refusalOf(context: NavContext, relative: string): NavError | undefined {
   const refusal = context.readRule.refusal(relative);
-  return refusal ? { error: refusal.message, refused: refusal.reason } : pathNotFound(context, relative);
+  if (refusal) return { error: refusal.message, refused: refusal.reason };
+  if (leadsOutside(context.index.root, context.index.absolute(relative))) return { error: outsideLinkMessage(relative) };
+  return undefined;
 }
 
 /** An error for a path that names nothing, suggesting similar paths. */

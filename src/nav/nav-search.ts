@@ -34,12 +34,16 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   }
   const request = { root: context.index.root, query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
   if (symbols) return searchSymbols(context, request, glob);
-  const result = await searchWhileWalking(context, request);
+  let result = await searchWhileWalking(context, request);
   if ("error" in result) return { error: result.error };
-  // Files the scan found changed on disk are analysed again; the others are trusted without a stat. One that
-  // changed into what the read rule refuses (a link to `.env`, since the walk) has no record, and no matches shown.
-  const refused = new Set<string>();
-  for (const changed of result.changed) if (!(await context.index.record(changed))) refused.add(changed);
+  let refused = await recordChanged(context, result.changed);
+  // One that changed into what the read rule refuses is no longer listed: the search runs again without it, so that
+  // the limit and `truncated` hold. (Its matches are left out should another have changed so meanwhile.)
+  if (refused.size > 0) {
+    result = await searchWhileWalking(context, request);
+    if ("error" in result) return { error: result.error };
+    refused = await recordChanged(context, result.changed);
+  }
   const spansByPath = new Map<string, SymbolSpans>();
   // Records the index holds (in memory or in the disk cache) first, without a promise or a lookup by path each
   // (a repeated search asks for the same files again); the others are analysed, in parallel when many.
@@ -67,6 +71,14 @@ export async function navSearch(context: NavContext, query: string, options: Nav
     return { path, line, column, text, symbol: enclosing.nameAt(line) };
   });
   return { matches: refused.size > 0 ? matches.filter((match) => !refused.has(match.path)) : matches, truncated: result.truncated };
+}
+
+// Files the scan found changed on disk are analysed again (the others are trusted without a stat); those that
+// changed into what the read rule refuses since the walk (a link to `.env`) have no record: their paths.
+async function recordChanged(context: NavContext, changed: readonly string[]): Promise<Set<string>> {
+  const refused = new Set<string>();
+  for (const path of changed) if (!(await context.index.record(path))) refused.add(path);
+  return refused;
 }
 
 /**

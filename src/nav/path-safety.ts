@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import fsSync from "node:fs";
 import path from "node:path";
 
 /** A path argument checked against the repository root. */
@@ -41,7 +42,7 @@ export async function resolveInside(root: string, input: string): Promise<SafePa
     return { ok: false, error: `no such file or directory: '${normalized.relative}'` };
   }
   if (!isInside(root, real)) {
-    return { ok: false, error: `'${normalized.relative}' is a symlink that points outside the repository; it cannot be read` };
+    return { ok: false, error: outsideLinkMessage(normalized.relative) };
   }
   return { ok: true, relative: normalized.relative, absolute: real };
 }
@@ -50,4 +51,18 @@ export async function resolveInside(root: string, input: string): Promise<SafePa
 export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** True when the file at `absolute` (a path under `root`, a real path) is, or goes through, a symlink that leads out of `root`; false when it cannot be resolved. */
+export function leadsOutside(root: string, absolute: string): boolean {
+  try {
+    return !isInside(root, fsSync.realpathSync(absolute));
+  } catch {
+    return false;
+  }
+}
+
+/** What the nav tools answer for a path that is, or goes through, a symlink out of the repository. */
+export function outsideLinkMessage(relative: string): string {
+  return `'${relative}' is a symlink that points outside the repository; it cannot be read`;
 }

@@ -7,6 +7,7 @@ import { ReadRule } from "../access/read-rule.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import { FirstWalk, PARALLEL_WALK_FROM_FILES, type WalkState } from "./walk-state.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
+import { leadsOutside } from "./path-safety.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
 import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf } from "./index-filters.ts";
 
@@ -60,7 +61,7 @@ export class RepositoryIndex {
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
     // RLMKIT_WALK_LISTING=0: every first walk lists every folder (for a file system whose folders' times do not follow their entries).
     // Nor is a listing kept for a folder of a repository: it does not watch the ignore files above the root.
-    const keepsListing = this.#store.enabled && process.env.RLMKIT_WALK_LISTING !== "0" && this.#rule.repositoryRoot === root;
+    const keepsListing = this.#store.enabled && process.env.RLMKIT_WALK_LISTING !== "0" && !this.#rule.readsAbove;
     const listing = keepsListing ? { listing: this.#store } : {};
     this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom, ...listing });
     this.#analyses = new FileAnalyses(root, options.maxFileBytes, this.#store, () => this.#loadCache(), () => void (this.#dirty = true));
@@ -157,9 +158,9 @@ export class RepositoryIndex {
     const current = recheck ? this.#restat(relative, known) : known;
     if (current !== known) {
       // Changed since the walk: it may now be a link to what the rule refuses (a checkout that turned it into
-      // a link to `.env`), whose analysis would show the target's symbols. The rule follows it first; a file
-      // it refuses is no longer listed, so no later search reads it either.
-      const refused = this.#rule.refusal(relative) !== undefined;
+      // a link to `.env`) or to a file outside the root, whose analysis would show the target's symbols. The
+      // rule follows it first; a file it refuses, or that leads out, is no longer listed, so no later search reads it either.
+      const refused = this.#rule.refusal(relative) !== undefined || leadsOutside(this.root, this.absolute(relative));
       if (refused) walk.files.delete(relative);
       else walk.files.set(current);
       this.#searchFiles = undefined;
@@ -301,4 +302,3 @@ export class RepositoryIndex {
     return this.#store.contents();
   }
 }
-

@@ -3,19 +3,22 @@
  * folder and `.git/info/exclude` apply, as git applies them, when the rule is told the repository's root
  * (MCP's `rlm_query` with a folder as `path` tells it).
  */
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, realpathSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, ReadRule, ScriptedModel } from "../../src/index.ts";
 import { createMcpServer } from "../../src/mcp/index.ts";
+import { indexCacheFile } from "../../src/nav/index-cache.ts";
 import { startWalkHelper } from "../../src/nav/parallel-walk.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { connectedClient } from "../support/mcp-client.ts";
 import { js, makeRepo } from "../cli/run-cli.ts";
 
 const FILES: Record<string, string> = {
   ".gitignore": "*.log\npkg/build/\n",
-  ".git/info/exclude": "local-notes.md\n",
+  // Any .gitignore decides before the exclusions (git's order): this `!*.log` does not re-include x.log.
+  ".git/info/exclude": "local-notes.md\n!*.log\n",
   "pkg/.gitignore": "cache/\n",
   "pkg/build/out.js": "IGNORED_MARKER\n",
   "pkg/sub/.gitignore": "!keep.log\n",
@@ -25,6 +28,10 @@ const FILES: Record<string, string> = {
   "pkg/sub/cache/c.ts": "export const c = 'IGNORED_MARKER';\n",
   "pkg/sub/lib/b.ts": "export const b = 2;\n",
   "pkg/sub/lib/y.log": "IGNORED_MARKER\n",
+  // A repository nested in this one (a vendored clone): its own exclusions apply, this one's .gitignore does not.
+  "pkg/vendor-lib/.git/info/exclude": "private.txt\n",
+  "pkg/vendor-lib/private.txt": "NESTED_MARKER\n",
+  "pkg/vendor-lib/notes.log": "a log git does not ignore here\n",
   "pkg/sub/local-notes.md": "IGNORED_MARKER\n",
 };
 
@@ -51,6 +58,28 @@ describe("ReadRule with repositoryRoot", () => {
   test("a pattern anchored at the repository's root applies to the folder's own paths", () => {
     expect(new ReadRule(join(repo, "pkg"), { repositoryRoot: repo }).refusal("build/out.js")?.reason).toBe("ignored");
     expect(new ReadRule(join(repo, "pkg"), { repositoryRoot: repo }).refusal("sub/a.ts")).toBeUndefined();
+  });
+
+  test("at the repository's root, a .gitignore decides before .git/info/exclude, as in git", () => {
+    expect(new ReadRule(repo).refusal("pkg/sub/x.log")?.message).toContain("in .gitignore)");
+    expect(new ReadRule(repo).refusal("pkg/sub/local-notes.md")?.message).toContain("in .git/info/exclude)");
+  });
+
+  test("a repository nested on the way is the one whose ignore files apply", () => {
+    const nested = join(repo, "pkg", "vendor-lib");
+    const rule = new ReadRule(nested, { repositoryRoot: repo });
+    expect(rule.repositoryRoot).toBe(nested);
+    expect(rule.readsAbove).toBe(false);
+    expect(rule.refusal("private.txt")?.reason).toBe("ignored");
+    expect(rule.refusal("notes.log")).toBeUndefined();
+  });
+
+  test("the repository's root spelled another way is the root", () => {
+    for (const spelling of [`${repo}/`, `${repo}/.`, join(sub, "..", "..")]) {
+      const rule = new ReadRule(repo, { repositoryRoot: spelling });
+      expect(rule.readsAbove, spelling).toBe(false);
+      expect(rule.refusal("pkg/sub/local-notes.md")?.reason, spelling).toBe("ignored");
+    }
   });
 
   test("without it, the folder is its own repository: only its own ignore files apply", () => {
@@ -87,6 +116,22 @@ describe("nav tools on a folder of a repository", () => {
       await nav.close();
     }
   });
+});
+
+describe("the walk's listing", () => {
+  test("is kept for a repository, not for a folder of one (it does not watch the ignore files above)", async () => {
+    const fresh = realpathSync(makeRepo({ ".gitignore": "*.log\n", ".git/HEAD": "ref: refs/heads/main\n", "pkg/a.ts": "export const a = 1;\n" }));
+    // A listing is kept only from a walk of folders and ignore files that last changed 2 s before it.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const cacheDir = tempDir("rlmkit-listing-");
+    const listingOf = (root: string) => basename(indexCacheFile(cacheDir, root)).replace(/\.json$/, ".list");
+    for (const [root, options] of [[fresh, {}], [join(fresh, "pkg"), { repositoryRoot: fresh }]] as const) {
+      const nav = await createNavTools(root, { cacheDir, ...options });
+      expect(await nav.search("const a")).toMatchObject({ matches: [expect.anything()] });
+      await nav.close();
+    }
+    expect(readdirSync(cacheDir).filter((name) => name.endsWith(".list"))).toEqual([listingOf(fresh)]);
+  }, 20_000);
 });
 
 describe("MCP's rlm_query with a folder as path", () => {

@@ -3,13 +3,14 @@
  * ignored file is refused as its target is, by the read rule (asked for by name), by the walk (never
  * listed, so never searched), and when a kept listing of an earlier walk names it.
  */
-import { realpathSync, symlinkSync, unlinkSync } from "node:fs";
+import { realpathSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, ReadRule, type NavTools } from "../../src/index.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { listingOf, replayListing } from "../../src/nav/walk-listing.ts";
 import { makeRepo } from "../cli/run-cli.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 let repo: string;
 let nav: NavTools;
@@ -31,6 +32,7 @@ beforeAll(async () => {
       "dist/bundle.js": "console.log('IGNORED_MARKER');\n",
       "src/mod.py": "def public_fn():\n    return 1\n",
       "dist/hidden.py": "def hidden_symbol():\n    return 'HIDDEN_MARKER and some more text'\n",
+      "dist/limited.py": "LIMIT_MARKER\nLIMIT_MARKER\nLIMIT_MARKER, in a file git ignores\n",
       ".git/config": "[remote \"origin\"]\n  url = https://GIT_MARKER@example.com/repo.git\n",
       ".env": "API_TOKEN=ENV_MARKER\n",
       "home/.aws/credentials": "aws_secret_access_key = AWS_MARKER\n",
@@ -108,6 +110,44 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
       expect(JSON.stringify(await tools.search("hidden"))).not.toContain("HIDDEN_MARKER");
     } finally {
       unlinkSync(moved);
+      await tools.close();
+    }
+  });
+
+  test("is refused, and leaves no symbols, after a file the walk listed became a link out of the repository", async () => {
+    const outside = tempDir("rlmkit-outside-");
+    writeFileSync(join(outside, "elsewhere.py"), "def outside_symbol():\n    return 'OUTSIDE_MARKER, longer than the file it replaces'\n");
+    const tools = await createNavTools(repo, { cacheDir: false });
+    const moved = join(repo, "leaving.py");
+    symlinkSync("src/mod.py", moved);
+    try {
+      expect(await tools.outline("leaving.py")).toMatchObject({ symbols: [expect.objectContaining({ name: "public_fn" })] });
+      unlinkSync(moved);
+      symlinkSync(join(outside, "elsewhere.py"), moved);
+      expect(await tools.search("OUTSIDE_MARKER")).toMatchObject({ matches: [] });
+      expect(await tools.outline("leaving.py")).toMatchObject({ error: "'leaving.py' is a symlink that points outside the repository; it cannot be read" });
+      expect(await tools.ls("leaving.py")).toMatchObject({ error: expect.stringContaining("points outside the repository") });
+      expect(await tools.search("outside_symbol", { symbols: true })).toMatchObject({ matches: [] });
+    } finally {
+      unlinkSync(moved);
+      await tools.close();
+    }
+  });
+
+  test("a search that finds a file changed so runs again without it: its limit and truncated hold", async () => {
+    const tools = await createNavTools(repo, { cacheDir: false });
+    // First in path order, so that its matches alone would fill the limit.
+    const moved = join(repo, "aa-first.py");
+    symlinkSync("src/mod.py", moved);
+    writeFileSync(join(repo, "zz-last.txt"), "LIMIT_MARKER\n");
+    try {
+      expect(await tools.outline("aa-first.py")).toMatchObject({ path: "aa-first.py" });
+      unlinkSync(moved);
+      symlinkSync("dist/limited.py", moved);
+      expect(await tools.search("LIMIT_MARKER", { limit: 1 })).toEqual({ matches: [expect.objectContaining({ path: "zz-last.txt" })], truncated: false });
+    } finally {
+      unlinkSync(moved);
+      unlinkSync(join(repo, "zz-last.txt"));
       await tools.close();
     }
   });

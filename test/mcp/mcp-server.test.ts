@@ -12,12 +12,13 @@ describe("rlmkit mcp, driven by an MCP client from the official SDK", () => {
   let server: OpenAITestServer;
   let client: Client;
   let stderr = "";
-  const repo = makeRepo({ ...SAMPLE_FILES, "docs/notes.txt": "alpha\nbeta\ngamma\n" });
+  const repo = makeRepo({ ...SAMPLE_FILES, "docs/notes.txt": "alpha\nbeta\ngamma\n", ".gitignore": "*.log\n", "docs/build.log": "LOGGED_MARKER\n", "docs/kept.md": "LOGGED_MARKER in a note\n" });
 
   beforeAll(async () => {
     server = await startOpenAIServer((body) => {
       const prompt = JSON.stringify(body.messages);
       if (prompt.includes("How many lines")) return js("FINAL(context.split('\\n').filter(Boolean).length)");
+      if (prompt.includes("Which files are marked")) return js('const marked = nav_search("LOGGED_MARKER")\nFINAL(marked.matches.map((match) => match.path).join(","))');
       if (prompt.includes("[block 1]")) return js("FINAL(`next() is in ${hits.matches[0].path}`)");
       return js('const hits = nav_search("next(attempt", { glob: "src/**" })\nprint(hits.matches.length)');
     });
@@ -66,6 +67,13 @@ describe("rlmkit mcp, driven by an MCP client from the official SDK", () => {
     expect(result.content[0].text).toBe("3");
   });
 
+  test("rlm_query with a folder as path reads it under the repository's .gitignore", async () => {
+    const result = (await client.callTool({ name: "rlm_query", arguments: { question: "Which files are marked?", path: "docs" } })) as ToolResult;
+    expect(result.isError, result.content[0]?.text).toBeFalsy();
+    // docs/build.log is ignored by the repository's *.log, one folder up.
+    expect(result.content[0].text).toBe("kept.md");
+  });
+
   test.each([
     { label: "a wrong argument type", name: "nav_search", arguments: { query: 42 }, message: /nav_search: query must be string/ },
     { label: "a missing required argument", name: "rlm_query", arguments: {}, message: /missing required argument 'question'/ },
@@ -78,7 +86,8 @@ describe("rlmkit mcp, driven by an MCP client from the official SDK", () => {
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(message);
     const after = (await client.callTool({ name: "nav_info", arguments: {} })) as ToolResult;
-    expect(JSON.parse(after.content[0].text).files).toBe(4);
+    // src/retry.ts, src/main.ts, README.md, .gitignore, docs/notes.txt, docs/kept.md; not the ignored docs/build.log.
+    expect(JSON.parse(after.content[0].text).files).toBe(6);
   });
 
   test("an unknown tool is an MCP protocol error, and the server keeps serving", async () => {
