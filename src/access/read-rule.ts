@@ -34,7 +34,7 @@ export interface ReadRefusal {
  * Changes whenever what the rule refuses changes (a pattern's meaning, a new kind of refusal): a walk's
  * listing kept under another version is not used (see walk-listing.ts).
  */
-export const READ_RULE_VERSION = 2;
+export const READ_RULE_VERSION = 3;
 
 /**
  * The one rule for which files of a repository a model may see, used by the
