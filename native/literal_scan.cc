@@ -4,13 +4,18 @@
 // everything else a search does (patterns, line texts, the limit), so the lines it gives are those
 // of the JavaScript scan.
 //
-// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes) returns
-// { promise, cancel }. The promise resolves to
+// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?) returns
+// { promise, cancel }. `spans` is { fd, at: Float64Array, length: Int32Array }: the index's open spans file
+// and, per path, where its spans are in it (-1: none); each hit of such a file is then named by the
+// innermost symbol around its line (span_names.cc). The promise resolves to
 //   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read; then 1 if binary, else 0;
 //                         then its hits' count),
 //     hits: Int32Array   (per hit: path index, line (1-based), hit offset in the line in bytes,
-//                         line offset in `bytes`, line length in bytes, 1 if the line is all ASCII),
+//                         line offset in `bytes`, line length in bytes, 1 if the line is all ASCII,
+//                         then its symbol's name offset in `names`, its length, and its kind: -2 not
+//                         named, -1 no symbol, 0 UTF-8, 1 ASCII),
 //     bytes: ArrayBuffer (the lines' bytes, each followed by a line feed, even one that had none),
+//     names: ArrayBuffer (the names' bytes, one after the other),
 //     stopped: 0 | 1 | 2 | 3 (done, deadline passed, cancelled, more than maxLineBytes of lines) }.
 // `wanted` bounds the hits: once the files taken hold that many, no thread takes another file.
 // `maxLineBytes` bounds the lines' bytes kept: past it the scan stops, and answers no lines.
@@ -31,8 +36,14 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "line_bytes.h"
 #include "scan_job.h"
+
+Job::~Job() {
+  if (spans_fd >= 0) close(spans_fd);
+}
 
 namespace {
 
@@ -53,8 +64,12 @@ napi_value Answer(napi_env env, Job& job) {
   std::vector<int32_t> files;
   std::vector<int32_t> hits;
   int64_t total_bytes = 0;
-  for (const FileResult& result : job.results) total_bytes += static_cast<int64_t>(result.lines.size());
-  const bool fits = total_bytes <= job.max_line_bytes && total_bytes <= kMaxAnswerBytes;
+  int64_t total_names = 0;
+  for (const FileResult& result : job.results) {
+    total_bytes += static_cast<int64_t>(result.lines.size());
+    total_names += static_cast<int64_t>(result.names.size());
+  }
+  const bool fits = total_bytes + total_names <= job.max_line_bytes && total_bytes <= kMaxAnswerBytes && total_names <= kMaxAnswerBytes;
   if (!fits) job.Stop(kTooManyLines);
   const bool with_lines = fits && job.stopped.load() != kTooManyLines;
   files.reserve(job.results.size() * 3);
@@ -64,15 +79,23 @@ napi_value Answer(napi_env env, Job& job) {
     files.push_back(with_lines ? static_cast<int32_t>(result.hits.size() / kHitStride) : 0);
   }
   void* bytes_data = nullptr;
-  napi_value bytes, out, stopped, files_array, hits_array;
+  void* names_data = nullptr;
+  napi_value bytes, names, out, stopped, files_array, hits_array;
   if (napi_create_arraybuffer(env, with_lines ? static_cast<size_t>(total_bytes) : 0, &bytes_data, &bytes) != napi_ok) return nullptr;
+  if (napi_create_arraybuffer(env, with_lines ? static_cast<size_t>(total_names) : 0, &names_data, &names) != napi_ok) return nullptr;
   if (with_lines) {
     int64_t at = 0;
+    int64_t names_at = 0;
     for (FileResult& result : job.results) {
-      for (size_t i = 0; i < result.hits.size(); i += kHitStride) result.hits[i + 3] += static_cast<int32_t>(at);
+      for (size_t i = 0; i < result.hits.size(); i += kHitStride) {
+        result.hits[i + 3] += static_cast<int32_t>(at);
+        if (result.hits[i + kHitName + 2] >= kUtf8Name) result.hits[i + kHitName] += static_cast<int32_t>(names_at);
+      }
       hits.insert(hits.end(), result.hits.begin(), result.hits.end());
       if (!result.lines.empty()) memcpy(static_cast<char*>(bytes_data) + at, result.lines.data(), result.lines.size());
+      if (!result.names.empty()) memcpy(static_cast<char*>(names_data) + names_at, result.names.data(), result.names.size());
       at += static_cast<int64_t>(result.lines.size());
+      names_at += static_cast<int64_t>(result.names.size());
     }
   }
   if ((files_array = Int32Values(env, files)) == nullptr || (hits_array = Int32Values(env, hits)) == nullptr) return nullptr;
@@ -80,6 +103,7 @@ napi_value Answer(napi_env env, Job& job) {
   napi_set_named_property(env, out, "files", files_array);
   napi_set_named_property(env, out, "hits", hits_array);
   napi_set_named_property(env, out, "bytes", bytes);
+  napi_set_named_property(env, out, "names", names);
   napi_set_named_property(env, out, "stopped", stopped);
   return out;
 }
@@ -154,11 +178,40 @@ int64_t Clamp(double value, int64_t least) {
   return static_cast<int64_t>(value);
 }
 
+// The typed array `name` of `object`, of `type`, with `length` elements; nullptr when it is not one.
+void* TypedArray(napi_env env, napi_value object, const char* name, napi_typedarray_type type, size_t length) {
+  napi_value value;
+  bool is_typed = false;
+  napi_typedarray_type actual;
+  size_t elements = 0;
+  void* data = nullptr;
+  if (napi_get_named_property(env, object, name, &value) != napi_ok || napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return nullptr;
+  if (napi_get_typedarray_info(env, value, &actual, &elements, &data, nullptr, nullptr) != napi_ok || actual != type || elements != length) return nullptr;
+  return data != nullptr || length == 0 ? data : nullptr;
+}
+
+// Takes `spans` ({ fd, at, length }, see above) into the job, with a descriptor of its own: the caller may close
+// its file while the scan runs. False when it is malformed.
+bool ReadSpans(napi_env env, napi_value spans, Job& job) {
+  napi_value fd_value;
+  int32_t fd = -1;
+  if (napi_get_named_property(env, spans, "fd", &fd_value) != napi_ok || napi_get_value_int32(env, fd_value, &fd) != napi_ok || fd < 0) return false;
+  const size_t count = job.paths.size();
+  const double* at = static_cast<const double*>(TypedArray(env, spans, "at", napi_float64_array, count));
+  const int32_t* length = static_cast<const int32_t*>(TypedArray(env, spans, "length", napi_int32_array, count));
+  if ((at == nullptr || length == nullptr) && count > 0) return false;
+  job.spans_at.assign(at, at + count);
+  job.spans_length.assign(length, length + count);
+  // A descriptor that cannot be copied: the hits go unnamed, and the caller names them.
+  job.spans_fd = dup(fd);
+  return true;
+}
+
 napi_value StartScan(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9];
+  size_t argc = 10;
+  napi_value argv[10];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?)");
+  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
@@ -180,6 +233,11 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
       if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "also's needles must be ASCII when ignoring case");
       c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
     }
+  }
+  napi_valuetype spans_type = napi_undefined;
+  if (argc >= 10) napi_typeof(env, argv[9], &spans_type);
+  if (spans_type != napi_undefined && (spans_type != napi_object || !ReadSpans(env, argv[9], *job))) {
+    return Throw(env, "spans must be { fd, at: Float64Array, length: Int32Array } with one place per path");
   }
   double wanted = 0, deadline = 0, sniff = 0, max_line_bytes = 0;
   int32_t threads = 1;

@@ -12,6 +12,7 @@
 
 #include "line_bytes.h"
 #include "scan_job.h"
+#include "span_names.h"
 
 namespace {
 
@@ -47,10 +48,11 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
   return static_cast<int64_t>(length);
 }
 
-// A thread's buffers: the file read, and its bytes with letters lower-cased (for a needle that ignores case).
+// A thread's buffers: the file read, its bytes with letters lower-cased (for a needle that ignores case), and a file's spans.
 struct Buffers {
   std::vector<char> read;
   std::vector<char> folded;
+  std::vector<char> spans;
 };
 
 void ScanFile(Job& job, size_t index, Buffers& buffers) {
@@ -103,7 +105,7 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       counted = line_start;
       const int32_t values[kHitStride] = {static_cast<int32_t>(index), line + 1, static_cast<int32_t>(hit - line_start),
                                           static_cast<int32_t>(result.lines.size()), static_cast<int32_t>(line_end - line_start),
-                                          AllAscii(line_start, line_end) ? 1 : 0};
+                                          AllAscii(line_start, line_end) ? 1 : 0, 0, 0, kUnnamed};
       result.hits.insert(result.hits.end(), values, values + kHitStride);
       // Each line is followed by a line feed, so a pattern can run over all the lines at once.
       result.lines.append(line_start, line_end - line_start);
@@ -111,15 +113,23 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       if (line_end == end) break;
       at = line_end + 1;
     }
+    // Each hit named by its symbol, when the index gave this file's spans (left unnamed when they are not well formed).
+    if (job.spans_fd >= 0 && job.spans_at[index] >= 0 && !result.hits.empty()) {
+      if (!NameHits(job.spans_fd, static_cast<int64_t>(job.spans_at[index]), job.spans_length[index], result, buffers.spans)) {
+        for (size_t at = 0; at < result.hits.size(); at += kHitStride) result.hits[at + kHitName + 2] = kUnnamed;
+        result.names.clear();
+      }
+    }
   } catch (const std::bad_alloc&) {
     result.hits.clear();
     result.lines.clear();
+    result.names.clear();
     result.length = -1;
     return;
   }
   job.found.fetch_add(static_cast<int64_t>(result.hits.size() / kHitStride));
-  // What the answer keeps of this file: its lines, and each hit's numbers.
-  const int64_t kept = static_cast<int64_t>(result.lines.size() + result.hits.size() * sizeof(int32_t));
+  // What the answer keeps of this file: its lines and names, and each hit's numbers.
+  const int64_t kept = static_cast<int64_t>(result.lines.size() + result.names.size() + result.hits.size() * sizeof(int32_t));
   if (job.line_bytes.fetch_add(kept) + kept > job.max_line_bytes) job.Stop(kTooManyLines);
 }
 

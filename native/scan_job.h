@@ -12,7 +12,16 @@
 #include <string>
 #include <vector>
 
-constexpr int kHitStride = 6;
+// Per hit: file index, line (1-based), hit offset in the line, line offset in `lines`, line length, 1 if
+// the line is ASCII, then its symbol's name (span_names.cc): offset in `names`, length, and kind.
+constexpr int kHitStride = 9;
+constexpr int kHitName = 6;
+// A hit's name kind: not named here (no spans given, or spans not well formed), no symbol around the line,
+// a name beyond ASCII (UTF-8), an ASCII name.
+constexpr int32_t kUnnamed = -2;
+constexpr int32_t kNoSymbol = -1;
+constexpr int32_t kUtf8Name = 0;
+constexpr int32_t kAsciiName = 1;
 
 enum Stopped { kDone = 0, kDeadline = 1, kCancelled = 2, kTooManyLines = 3 };
 
@@ -31,8 +40,9 @@ struct Shared {
 struct FileResult {
   int32_t length = -2;
   int32_t binary = 0;
-  std::vector<int32_t> hits;  // kHitStride values per hit, the line offset relative to `lines`
+  std::vector<int32_t> hits;  // kHitStride values per hit, the line offset relative to `lines`, the name's to `names`
   std::string lines;
+  std::string names;
 };
 
 struct Job {
@@ -52,6 +62,15 @@ struct Job {
   std::atomic<int> stopped{kDone};
   std::vector<FileResult> results;
   napi_deferred deferred = nullptr;
+  // The index's spans file (a descriptor of the job's own, or -1) and where each path's spans are in it (-1: none).
+  int spans_fd = -1;
+  std::vector<double> spans_at;
+  std::vector<int32_t> spans_length;
+
+  Job() = default;
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+  ~Job();
 
   // The first reason to stop is the one reported.
   void Stop(int reason) {

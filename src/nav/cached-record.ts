@@ -135,6 +135,11 @@ class LazySymbolsRecord implements FileRecord {
     return this.#spansFile ? bytes : symbolsPart(bytes);
   }
 
+  /** Where the disk cache keeps this record's spans (a line of its spans file), when it does: for a native reader. */
+  spansPlace(): SpansPlace | undefined {
+    return this.#spansFile ? { file: this.#spansFile, at: this.#spansAt, length: this.#spansLength } : undefined;
+  }
+
   /** The spans' bytes (see symbol-piece.ts; read from a file: valid until the next read of that file). */
   spansBytes(): Uint8Array {
     return this.#spansFile ? this.#spansFile.read({ offset: this.#spansAt, length: this.#spansLength }) : spansPart(this.#symbolBytes());
@@ -177,6 +182,18 @@ class CachedFilter implements FileFilter {
     const data = this.#file?.all();
     return data === undefined || mayHoldAt(data, this.#at, this.#length, trigrams);
   }
+}
+
+/** Where a record's spans are kept in the disk cache's spans file (see `LazySymbolsRecord.spansPlace`). */
+export interface SpansPlace {
+  readonly file: SymbolPieces;
+  readonly at: number;
+  readonly length: number;
+}
+
+/** Where the disk cache keeps the spans of a record of its own (an entry of its file list); undefined for anything else. */
+export function spansPlaceOf(file: object): SpansPlace | undefined {
+  return file instanceof LazySymbolsRecord ? file.spansPlace() : undefined;
 }
 
 /** True for a record or filter of the cache's classes: the disk cache's own (what its file list is made of), or a record analysed on the workers. */

@@ -9,10 +9,16 @@ import { fileURLToPath } from "node:url";
 export interface NativeScanReply {
   /** Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read), 1 when the file looks binary, and how many of `hits` are its. */
   readonly files: Int32Array;
-  /** Per hit, {@link NATIVE_HIT_STRIDE} values: file, line (1-based), hit offset in the line's bytes, line offset in `bytes`, line length in bytes, 1 when the line is ASCII. */
+  /**
+   * Per hit, {@link NATIVE_HIT_STRIDE} values: file, line (1-based), hit offset in the line's bytes, line offset in `bytes`,
+   * line length in bytes, 1 when the line is ASCII; then the innermost symbol's name around the line, from the spans
+   * the scan was given: its offset in `names`, its length in bytes, and its kind ({@link NATIVE_NAME}).
+   */
   readonly hits: Int32Array;
   /** The bytes of the lines hit, each followed by a line feed (even the last line of a file, which has none). */
   readonly bytes: ArrayBuffer;
+  /** The bytes of the names of the hits' symbols, one after the other (a run of hits in one symbol shares one). */
+  readonly names: ArrayBuffer;
   /** 0: done; 1: the deadline passed; 2: cancelled; 3: the lines came to more than `maxLineBytes` (no lines or hits are sent then). */
   readonly stopped: 0 | 1 | 2 | 3;
 }
@@ -21,13 +27,26 @@ export interface NativeScanReply {
 export const NATIVE_FILE_STRIDE = 3;
 
 /** The number of values per hit in {@link NativeScanReply.hits}. */
-export const NATIVE_HIT_STRIDE = 6;
+export const NATIVE_HIT_STRIDE = 9;
+
+/** What the last of a hit's values says of its name: not named by the scan (no spans given, or spans not well formed), no symbol around the line, a name beyond ASCII (UTF-8), an ASCII name. */
+export const NATIVE_NAME = { unnamed: -2, noSymbol: -1, utf8: 0, ascii: 1 } as const;
+
+/** Where the index's disk cache keeps each scanned file's spans (see symbol-piece.ts), for the scan to name each hit's symbol. */
+export interface NativeSpans {
+  /** The open spans file (the scan reads it through a descriptor of its own). */
+  readonly fd: number;
+  /** Per path, the byte offset of its spans in the file (a line of it), or -1: none. */
+  readonly at: Float64Array;
+  /** Per path, the byte length of its spans. */
+  readonly length: Int32Array;
+}
 
 /** The values per path in the answer of {@link NativeAddon.stat}. */
 export const NATIVE_STAT_STRIDE = 7;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 5;
+export const ADDON_VERSION = 6;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {
@@ -36,7 +55,8 @@ export interface NativeAddon {
    * whole, and the first hit of each line that holds the needle is reported. Once the files taken hold
    * `wanted` hits, no more files are taken; once the lines kept pass `maxLineBytes`, the scan stops.
    * `ignoreCase` needs an ASCII needle. A line that lacks any of `also` (other needles, ASCII too when
-   * ignoring case) is not kept.
+   * ignoring case) is not kept. With `spans`, each hit of a file that has them is named by the innermost
+   * symbol around its line, as `EnclosingSymbols` names it.
    */
   scan(
     paths: readonly string[],
@@ -48,6 +68,7 @@ export interface NativeAddon {
     sniffBytes: number,
     maxLineBytes: number,
     also?: readonly string[],
+    spans?: NativeSpans,
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
    * The `stat` of each path (following symlinks; with `noFollow`, its `lstat`) on `threads` threads,

@@ -10,6 +10,8 @@ import type { FilterSink } from "./file-filters.ts";
 import { nativeAddon, type NativeScanReply } from "./native-addon.ts";
 import { nativeMatches } from "./native-matches.ts";
 import { fitsHere } from "./search-placement.ts";
+import { spansPlaceOf } from "./cached-record.ts";
+import type { SymbolPieces } from "./symbol-store.ts";
 import type { TextMatches } from "./search-matches.ts";
 import { pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest } from "./text-search.ts";
@@ -65,19 +67,29 @@ export async function searchNatively(
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
   const indexes: number[] = [];
   const paths: string[] = [];
+  // Where the disk cache keeps each file's spans, for a file of its list: the scan names each hit's symbol then.
+  const spansAt: number[] = [];
+  const spansLength: number[] = [];
+  let spansFile: SymbolPieces | undefined;
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
     if (file.size > request.maxFileBytes || (isMatch && !isMatch(file.path)) || (mayHoldFile && !mayHoldFile(file))) continue;
     if (learn?.wants(file)) return null;
     indexes.push(index);
     paths.push(pathUnder(request.root, file.path));
+    const place = spansPlaceOf(file);
+    const named = place !== undefined && (spansFile ??= place.file) === place.file;
+    spansAt.push(named ? place.at : -1);
+    spansLength.push(named ? place.length : 0);
   }
+  const fd = spansFile?.descriptor();
+  const spans = fd === undefined ? undefined : { fd, at: Float64Array.from(spansAt), length: Int32Array.from(spansLength) };
   const wanted = request.limit + 1;
   const threads = Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
   // A pattern's other required literals: a line without one of them cannot match, so it is not kept.
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
-  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also);
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.

@@ -3,15 +3,19 @@
 // (they come one after the other, each followed by a line feed) and keeps where it matched. No flat
 // arrays of matches in between: a first search runs in a new process, where each pass over tens of
 // thousands of matches runs in code not yet optimised.
-import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, type NativeScanReply } from "./native-addon.ts";
+import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, NATIVE_NAME, type NativeScanReply } from "./native-addon.ts";
 import type { TextMatches } from "./search-matches.ts";
 import { lineText, type SearchFile } from "./text-scan.ts";
+
+// Values per run of one file's matches in `runs`: the file's index, the first match, how many, and whether they are named.
+const RUN = 4;
 
 /**
  * The first `limit` matches of a native scan as a search's, in file order: each hit of a literal, at
  * the literal; with `pattern` (a line pattern, see line-regex.ts, with the `g` flag), the hits whose
  * line it matches, at its first match. `null` when a file before them was taken by no thread (none
- * could start: the caller scans it otherwise). The same matches as the JavaScript scan gives, line for line.
+ * could start: the caller scans it otherwise). The same matches as the JavaScript scan gives, line for line;
+ * `build` names each match's symbol where the scan named it from the disk cache's spans (see `unnamedFiles`).
  *
  * @param indexes - for each path the scan was given, its index in `files`
  */
@@ -23,7 +27,8 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
   // A pattern's matches: the hit, and the match's position in the line (characters), for the first `limit + 1`.
   const chosen = pattern ? matchLines(pattern, reply.hits, bytes, latin1, limit + 1) : undefined;
   let next = 0;
-  // Per file with matches: its index in `files`, and where its matches are in `chosen` (a pattern's) or `hits` (a literal's).
+  // Per file with matches: its index in `files`, where its matches are in `chosen` (a pattern's) or `hits` (a literal's),
+  // and 1 when the scan named their symbols (not for a file read at another size: its spans are of the version before).
   const runs: number[] = [];
   const changed: string[] = [];
   let searchedFiles = 0;
@@ -38,26 +43,28 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     hit += hits;
     if (length === -1) continue;
     const index = indexes[at]!;
-    if (length !== files[index]!.size) changed.push(files[index]!.path);
+    const sameSize = length === files[index]!.size;
+    if (!sameSize) changed.push(files[index]!.path);
     if (counts[at * FILE_STRIDE + 1] === 1) continue;
     searchedFiles++;
     if (hits === 0) continue;
+    const named = sameSize && reply.hits[first * STRIDE + 8] !== NATIVE_NAME.unnamed ? 1 : 0;
     if (!chosen) {
       const kept = Math.min(hits, limit + 1 - total);
-      runs.push(index, first, kept);
+      runs.push(index, first, kept, named);
       total += kept;
       continue;
     }
     // This file's matches come next (a file's hits are together, in the files' order).
     const from = next;
     while (next * 2 < chosen.length && chosen[next * 2]! < first + hits) next++;
-    if (next > from) runs.push(index, from, next - from);
+    if (next > from) runs.push(index, from, next - from, named);
     total += next - from;
   }
   const count = Math.min(total, limit);
   // The runs of the first `count` matches alone (the match past `limit` only says the answer is cut).
   if (total > count) {
-    const last = runs.length - 3;
+    const last = runs.length - RUN;
     runs[last + 2]! -= total - count;
     if (runs[last + 2] === 0) runs.length = last;
   }
@@ -68,24 +75,37 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     changed,
     files() {
       const matched: SearchFile[] = [];
-      for (let run = 0; run < runs.length; run += 3) matched.push(files[runs[run]!]!);
+      for (let run = 0; run < runs.length; run += RUN) matched.push(files[runs[run]!]!);
       return matched;
     },
-    build<T>(make: (path: string, line: number, column: number, text: string) => T): T[] {
+    unnamedFiles() {
+      const unnamed: SearchFile[] = [];
+      for (let run = 0; run < runs.length; run += RUN) if (runs[run + 3] === 0) unnamed.push(files[runs[run]!]!);
+      return unnamed;
+    },
+    build<T>(make: (path: string, line: number, column: number, text: string, symbol?: string | null) => T): T[] {
       const hits = reply.hits;
       const built: T[] = new Array(count);
+      const names = Buffer.from(reply.names);
+      // The ASCII names are slices of one string, as the lines are.
+      const namesLatin1 = names.toString("latin1");
+      // The last name made, and where it was: a run of matches in one symbol shares the string.
+      let nameAt = -1;
+      let name: string | null | undefined;
       // One loop over the matches, not one per file inside one over the files: code the engine optimises for an
       // inner loop while the outer one runs is thrown away each time the inner one ends (once per file).
-      let run = -3;
+      let run = -RUN;
       let next = 0;
       let end = 0;
       let path = "";
+      let named = 0;
       for (let made = 0; made < count; made++, next++) {
         while (next === end) {
-          run += 3;
+          run += RUN;
           path = files[runs[run]!]!.path;
           next = runs[run + 1]!;
           end = next + runs[run + 2]!;
+          named = runs[run + 3]!;
         }
         const one = chosen ? chosen[next * 2]! : next;
         const at = one * STRIDE;
@@ -95,7 +115,20 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
         const line = ascii ? latin1.slice(lineOffset, lineEnd) : bytes.toString("utf8", lineOffset, lineEnd);
         // A literal's position in characters: a UTF-8 prefix is shorter as text than as bytes.
         const position = chosen ? chosen[next * 2 + 1]! : ascii ? hits[at + 2]! : bytes.toString("utf8", lineOffset, lineOffset + hits[at + 2]!).length;
-        built[made] = make(path, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position));
+        let symbol: string | null | undefined;
+        if (named === 1) {
+          const kind = hits[at + 8]!;
+          if (kind === NATIVE_NAME.noSymbol) symbol = null;
+          else {
+            const offset = hits[at + 6]!;
+            if (offset !== nameAt) {
+              nameAt = offset;
+              name = kind === NATIVE_NAME.ascii ? namesLatin1.slice(offset, offset + hits[at + 7]!) : names.toString("utf8", offset, offset + hits[at + 7]!);
+            }
+            symbol = name;
+          }
+        }
+        built[made] = make(path, hits[at + 1]!, position + 1, lineText(line, 0, line.length, position), symbol);
       }
       return built;
     },

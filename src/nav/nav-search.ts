@@ -48,7 +48,8 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   // Records the index holds (in memory or in the disk cache) first, without a promise or a lookup by path each
   // (a repeated search asks for the same files again); the others are analysed, in parallel when many.
   const unknown: string[] = [];
-  for (const file of result.files()) {
+  // The files whose matches the search did not name (the native scan names those of the disk cache's list).
+  for (const file of result.unnamedFiles?.() ?? result.files()) {
     const record = context.index.knownRecordOf(file);
     if (record) spansByPath.set(file.path, symbolSpans(record));
     else unknown.push(file.path);
@@ -63,7 +64,8 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   let currentPath: string | undefined;
   let enclosing = new EnclosingSymbols(NO_SPANS);
   // A file's matches come together, in line order.
-  const matches = result.build((path, line, column, text): SearchMatch => {
+  const matches = result.build((path, line, column, text, symbol): SearchMatch => {
+    if (symbol !== undefined) return { path, line, column, text, symbol };
     if (path !== currentPath) {
       currentPath = path;
       enclosing = new EnclosingSymbols(spansByPath.get(path) ?? NO_SPANS);

@@ -28,8 +28,13 @@ export interface TextMatches {
   readonly changed: string[];
   /** The files with matches, each once, in file order (the objects of the list searched). */
   files(): SearchFile[];
-  /** One value per match, in file order: `make(path, line, column, text)` with 1-based line and column. */
-  build<T>(make: (path: string, line: number, column: number, text: string) => T): T[];
+  /** The files of {@link files} whose matches `build` does not name (all of them when absent). */
+  unnamedFiles?(): SearchFile[];
+  /**
+   * One value per match, in file order: `make(path, line, column, text, symbol)` with 1-based line and column;
+   * `symbol` is the innermost symbol around the line when the search named it (null: none), else undefined.
+   */
+  build<T>(make: (path: string, line: number, column: number, text: string, symbol?: string | null) => T): T[];
 }
 
 /** What a search returns: matches, or an error value (bad pattern, time limit). */

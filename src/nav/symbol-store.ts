@@ -62,6 +62,11 @@ export class SymbolPieces {
   protected get fd(): number | undefined {
     return this.#fd;
   }
+
+  /** The open file's descriptor, for a native reader that reads it by position (undefined once closed). */
+  descriptor(): number | undefined {
+    return this.#fd;
+  }
 }
 
 const LINE_FEED = 0x0a;

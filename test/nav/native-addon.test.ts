@@ -12,8 +12,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { lstatEntries, statFiles } from "../../src/nav/file-stats.ts";
-import { NATIVE_FILE_STRIDE, nativeAddon } from "../../src/nav/native-addon.ts";
+import { NATIVE_FILE_STRIDE, NATIVE_HIT_STRIDE, nativeAddon } from "../../src/nav/native-addon.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
+import { encodeSpans } from "../../src/nav/symbol-piece.ts";
 import { PROJECT_ROOT } from "./fixture-repo.ts";
 
 let base: string;
@@ -108,12 +109,12 @@ describe.skipIf(!nativeAddon())("the native addon's answer", () => {
     expect(perFile(1)).toEqual([0, 0, 1, 0, 0]);
     expect(perFile(2)).toEqual([2, 0, 0, 3, 0]);
     const hitFiles: number[] = [];
-    for (let at = 0; at < reply.hits.length; at += 6) hitFiles.push(reply.hits[at]!);
+    for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) hitFiles.push(reply.hits[at]!);
     expect(hitFiles).toEqual([0, 0, 3, 3, 3]);
     // The lines, each followed by a line feed, the last line of a file without one too; each hit's line where its offset and length say.
     expect(Buffer.from(reply.bytes).toString("latin1")).toBe("a x\nx x\nx\nx\nx\n");
     const lines: string[] = [];
-    for (let at = 0; at < reply.hits.length; at += 6) lines.push(Buffer.from(reply.bytes, reply.hits[at + 3]!, reply.hits[at + 4]!).toString("latin1"));
+    for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) lines.push(Buffer.from(reply.bytes, reply.hits[at + 3]!, reply.hits[at + 4]!).toString("latin1"));
     expect(lines).toEqual(["a x", "x x", "x", "x", "x"]);
   });
 });
@@ -125,7 +126,7 @@ describe.skipIf(!nativeAddon())("the native addon's scan with other needles", ()
     const lines = async (ignoreCase: boolean, also?: string[]) => {
       const reply = await nativeAddon()!.scan([file], "class", ignoreCase, 1e9, 1, Date.now() + 10_000, 8000, 1 << 20, also).promise;
       const numbers: number[] = [];
-      for (let at = 0; at < reply.hits.length; at += 6) numbers.push(reply.hits[at + 1]!);
+      for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) numbers.push(reply.hits[at + 1]!);
       return numbers;
     };
     expect(await lines(false)).toEqual([1, 2, 4]);
@@ -197,5 +198,81 @@ describe.skipIf(!nativeAddon())("the native addon's stat", () => {
     expect(walked.files.length).toBeGreaterThan(100);
     process.env.RLMKIT_NATIVE_ADDON = "0";
     expect(walkRepository(PROJECT_ROOT)).toEqual(walked);
+  });
+});
+
+describe.skipIf(!nativeAddon())("the native addon's names of the symbols around each hit", () => {
+  // A spans file as the disk cache writes it: a first line, then each file's spans on a line of their own.
+  async function spansFile(pieces: readonly Uint8Array[]): Promise<{ fd: number; at: number[]; length: number[]; close: () => Promise<void> }> {
+    const at: number[] = [];
+    const chunks: Uint8Array[] = [Buffer.from("write-id\n")];
+    let offset = chunks[0]!.length;
+    for (const piece of pieces) {
+      at.push(offset);
+      chunks.push(piece, Buffer.from("\n"));
+      offset += piece.length + 1;
+    }
+    const file = path.join(base, `spans-${at.length}-${offset}.bin`);
+    await fs.writeFile(file, Buffer.concat(chunks));
+    const handle = await fs.open(file, "r");
+    return { fd: handle.fd, at, length: pieces.map((piece) => piece.length), close: () => handle.close() };
+  }
+
+  // The name the scan gave each hit (null: none; undefined: not named).
+  async function names(text: string, pieces: readonly Uint8Array[], place?: (at: number[], length: number[]) => void): Promise<(string | null | undefined)[]> {
+    const file = path.join(base, "named.txt");
+    await fs.writeFile(file, text);
+    const spans = await spansFile(pieces);
+    try {
+      place?.(spans.at, spans.length);
+      const reply = await nativeAddon()!.scan([file], "x", false, 1e9, 1, Date.now() + 10_000, 8000, 1 << 20, [], { fd: spans.fd, at: Float64Array.from(spans.at), length: Int32Array.from(spans.length) }).promise;
+      const named: (string | null | undefined)[] = [];
+      for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) {
+        const kind = reply.hits[at + 8]!;
+        named.push(kind === -2 ? undefined : kind === -1 ? null : Buffer.from(reply.names, reply.hits[at + 6]!, reply.hits[at + 7]!).toString("utf8"));
+      }
+      return named;
+    } finally {
+      await spans.close();
+    }
+  }
+
+  const symbol = (name: string, startLine: number, endLine: number) => ({ name, startLine, endLine });
+  const text = "x\nx\nx\nx\nx\nx\n";
+
+  test("names the innermost symbol, the one that starts last where spans overlap, and none outside every symbol", async () => {
+    const spans = encodeSpans([symbol("Outer", 2, 6), symbol("Outer.inner", 3, 4), symbol("Later", 4, 5)]);
+    expect(await names(text, [spans])).toEqual([null, "Outer", "Outer.inner", "Later", "Later", "Outer"]);
+  });
+
+  test("reads symbols out of order as in order, the longest first among those that start on one line", async () => {
+    const spans = encodeSpans([symbol("b", 3, 3), symbol("a", 1, 6), symbol("a.long", 3, 5)]);
+    expect(await names(text, [spans])).toEqual(["a", "a", "b", "a.long", "a.long", "a"]);
+  });
+
+  test("names beyond ASCII and beyond the Basic Multilingual Plane, and one that starts with U+FEFF", async () => {
+    const spans = encodeSpans([symbol("été", 1, 2), symbol("Ψ.𝑓", 3, 4), symbol("\uFEFFbom", 5, 6)]);
+    expect(await names(text, [spans])).toEqual(["été", "été", "Ψ.𝑓", "Ψ.𝑓", "\uFEFFbom", "\uFEFFbom"]);
+  });
+
+  test("leaves the hits unnamed for spans that are not well formed, or a place that is not a line of the file", async () => {
+    const good = encodeSpans([symbol("f", 1, 6)]);
+    // A name end past the names, a count past the bytes, and names that are not UTF-8.
+    const endPast = Buffer.from(good);
+    endPast.writeInt32LE(99, 12);
+    const countPast = Buffer.from(good);
+    countPast.writeUInt32LE(1000, 0);
+    const notUtf8 = Buffer.concat([encodeSpans([symbol("ab", 1, 6)]).subarray(0, 16), Buffer.from([0xc3, 0x28])]);
+    for (const piece of [endPast, countPast, notUtf8]) expect(await names(text, [piece])).toEqual(Array(6).fill(undefined));
+    expect(await names(text, [good], (at) => (at[0] = at[0]! + 1))).toEqual(Array(6).fill(undefined));
+    expect(await names(text, [good], (_at, length) => (length[0] = length[0]! - 1))).toEqual(Array(6).fill(undefined));
+    expect(await names(text, [good], (at) => (at[0] = -1))).toEqual(Array(6).fill(undefined));
+    expect(await names(text, [good])).toEqual(Array(6).fill("f"));
+  });
+
+  test("refuses spans that do not give one place per path", async () => {
+    const file = path.join(base, "named.txt");
+    expect(() => nativeAddon()!.scan([file], "x", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], { fd: 0, at: new Float64Array(2), length: new Int32Array(1) })).toThrow(/one place per path/);
+    expect(() => nativeAddon()!.scan([file], "x", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], { fd: -1, at: new Float64Array(1), length: new Int32Array(1) })).toThrow(/one place per path/);
   });
 });

@@ -16,7 +16,7 @@ vi.mock("../../src/nav/native-addon.ts", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../src/nav/native-addon.ts")>();
   const addon: NativeAddon = {
     scan: (paths) => ({
-      promise: Promise.resolve({ files: new Int32Array(paths.length * 2).fill(-2), hits: new Int32Array(0), bytes: new ArrayBuffer(0), stopped: 0 }),
+      promise: Promise.resolve({ files: new Int32Array(paths.length * 2).fill(-2), hits: new Int32Array(0), bytes: new ArrayBuffer(0), names: new ArrayBuffer(0), stopped: 0 }),
       cancel: () => undefined,
     }),
     stat: (paths) => new Float64Array(paths.length * original.NATIVE_STAT_STRIDE),

@@ -5,17 +5,18 @@
  * path with the JavaScript scan.)
  */
 import { describe, expect, test } from "vitest";
-import type { NativeScanReply } from "../../src/nav/native-addon.ts";
+import { NATIVE_NAME, type NativeScanReply } from "../../src/nav/native-addon.ts";
 import { lineRegex, type LineRegex } from "../../src/nav/line-regex.ts";
 import { nativeMatches } from "../../src/nav/native-matches.ts";
 import { compileLinePattern, type SearchFile } from "../../src/nav/text-scan.ts";
 
 // What the scan saw of a file: its bytes read (-1 unreadable, -2 not read), whether it looks binary, and its lines hit as
-// (line number, the hit's byte offset in the line, the line's text).
+// (line number, the hit's byte offset in the line, the line's text, and the symbol the scan named around it: null for
+// none, left out when it named none).
 interface Seen {
   readonly length: number;
   readonly binary?: boolean;
-  readonly lines?: readonly (readonly [number, number, string])[];
+  readonly lines?: readonly (readonly [number, number, string, (string | null)?])[];
 }
 
 // The answer the addon gives for these files, in its layout (native/literal_scan.cc).
@@ -23,18 +24,30 @@ function replyOf(seen: readonly Seen[]): NativeScanReply {
   const files: number[] = [];
   const hits: number[] = [];
   const chunks: Buffer[] = [];
+  const nameChunks: Buffer[] = [];
   let offset = 0;
+  let nameOffset = 0;
+  const ascii = (text: string) => /^[\x00-\x7f]*$/.test(text);
   seen.forEach((file, index) => {
     files.push(file.length, file.binary ? 1 : 0, file.lines?.length ?? 0);
-    for (const [line, hit, text] of file.lines ?? []) {
+    for (const [line, hit, text, name] of file.lines ?? []) {
       const bytes = Buffer.from(text, "utf8");
-      hits.push(index, line, hit, offset, bytes.length, /^[\x00-\x7f]*$/.test(text) ? 1 : 0);
+      hits.push(index, line, hit, offset, bytes.length, ascii(text) ? 1 : 0);
+      if (name === undefined || name === null) hits.push(0, 0, name === null ? NATIVE_NAME.noSymbol : NATIVE_NAME.unnamed);
+      else {
+        const nameBytes = Buffer.from(name, "utf8");
+        hits.push(nameOffset, nameBytes.length, ascii(name) ? NATIVE_NAME.ascii : NATIVE_NAME.utf8);
+        nameChunks.push(nameBytes);
+        nameOffset += nameBytes.length;
+      }
       chunks.push(bytes, Buffer.from("\n"));
       offset += bytes.length + 1;
     }
   });
   const bytes = Buffer.concat(chunks);
-  return { files: Int32Array.from(files), hits: Int32Array.from(hits), bytes: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), stopped: 0 };
+  const names = Buffer.concat(nameChunks);
+  const own = (buffer: Buffer) => buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.length) as ArrayBuffer;
+  return { files: Int32Array.from(files), hits: Int32Array.from(hits), bytes: own(bytes), names: own(names), stopped: 0 };
 }
 
 const listed = (sizes: readonly number[]): SearchFile[] => sizes.map((size, index) => ({ path: `f${index}.py`, size, mtimeMs: 0 }));
@@ -52,6 +65,21 @@ describe("matches made from a native literal scan", () => {
     expect(both).toMatchObject({ count: 2, truncated: false });
     expect(both.files().map((file) => file.path)).toEqual(["f0.py", "f1.py"]);
     expect(rows(both)).toEqual(["f0.py:1:1:ab", "f1.py:2:2:xab"]);
+  });
+
+  test("names each match's symbol as the scan named it, and leaves the others, and a file read at another size, to the caller", () => {
+    const reply = replyOf([
+      { length: 9, lines: [[1, 0, "ab", "Shape.area"], [2, 0, "ab", "Shape.area"], [3, 0, "ab", null]] },
+      { length: 5, lines: [[1, 0, "ab", "Größe.été"]] },
+      { length: 5, lines: [[1, 0, "ab"]] },
+      // Read at 6 bytes where the list says 5: its spans are of the version before.
+      { length: 6, lines: [[1, 0, "ab", "stale"]] },
+    ]);
+    const matches = nativeMatches(listed([9, 5, 5, 5]), [0, 1, 2, 3], reply, 10)!;
+    const symbols = matches.build((path, _line, _column, _text, symbol) => [path, symbol]);
+    expect(symbols).toEqual([["f0.py", "Shape.area"], ["f0.py", "Shape.area"], ["f0.py", null], ["f1.py", "Größe.été"], ["f2.py", undefined], ["f3.py", undefined]]);
+    expect(matches.unnamedFiles!().map((file) => file.path)).toEqual(["f2.py", "f3.py"]);
+    expect(matches.files().map((file) => file.path)).toEqual(["f0.py", "f1.py", "f2.py", "f3.py"]);
   });
 
   test("cuts within a file, and ignores files after the limit, even those no thread read", () => {
