@@ -7,8 +7,10 @@
 // scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?) returns
 // { promise, cancel }. `spans` is { fd, at: Float64Array, length: Int32Array }: the index's open spans file
 // and, per path, where its spans are in it (-1: none); each hit of such a file is then named by the
-// innermost symbol around its line (span_names.cc). The promise resolves to
-//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read; then 1 if binary, else 0;
+// innermost symbol around its line (span_names.cc). `read` (a Uint8Array, one value per path) makes the scan state
+// every path and read only those marked 1 (the others answer -3): a walk then needs no `stat` of its own.
+// The promise resolves to
+//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read, -3 only stated; then 1 if binary, else 0;
 //                         then its hits' count),
 //     hits: Int32Array   (per hit: path index, line (1-based), hit offset in the line in bytes,
 //                         line offset in `bytes`, line length in bytes, 1 if the line is all ASCII,
@@ -16,6 +18,8 @@
 //                         named, -1 no symbol, 0 UTF-8, 1 ASCII),
 //     bytes: ArrayBuffer (the lines' bytes, each followed by a line feed, even one that had none),
 //     names: ArrayBuffer (the names' bytes, one after the other),
+//     stats: Float64Array (with `read`: per path, its stats as stat() gives them, stat_values.h: of the file
+//                         read, or of the path for one only stated; zeros for one neither read nor stated),
 //     stopped: 0 | 1 | 2 | 3 (done, deadline passed, cancelled, more than maxLineBytes of lines) }.
 // `wanted` bounds the hits: once the files taken hold that many, no thread takes another file.
 // `maxLineBytes` bounds the lines' bytes kept: past it the scan stops, and answers no lines.
@@ -39,7 +43,9 @@
 #include <unistd.h>
 
 #include "line_bytes.h"
+#include "scan_args.h"
 #include "scan_job.h"
+#include "stat_values.h"
 
 Job::~Job() {
   if (spans_fd >= 0) close(spans_fd);
@@ -104,6 +110,14 @@ napi_value Answer(napi_env env, Job& job) {
   napi_set_named_property(env, out, "hits", hits_array);
   napi_set_named_property(env, out, "bytes", bytes);
   napi_set_named_property(env, out, "names", names);
+  if (!job.read.empty()) {
+    void* stats_data = nullptr;
+    napi_value stats_buffer, stats;
+    if (napi_create_arraybuffer(env, job.results.size() * kStatStride * sizeof(double), &stats_data, &stats_buffer) != napi_ok) return nullptr;
+    for (size_t index = 0; index < job.results.size(); index++) memcpy(static_cast<double*>(stats_data) + index * kStatStride, job.results[index].stat, kStatStride * sizeof(double));
+    if (napi_create_typedarray(env, napi_float64_array, job.results.size() * kStatStride, stats_buffer, 0, &stats) != napi_ok) return nullptr;
+    napi_set_named_property(env, out, "stats", stats);
+  }
   napi_set_named_property(env, out, "stopped", stopped);
   return out;
 }
@@ -178,40 +192,11 @@ int64_t Clamp(double value, int64_t least) {
   return static_cast<int64_t>(value);
 }
 
-// The typed array `name` of `object`, of `type`, with `length` elements; nullptr when it is not one.
-void* TypedArray(napi_env env, napi_value object, const char* name, napi_typedarray_type type, size_t length) {
-  napi_value value;
-  bool is_typed = false;
-  napi_typedarray_type actual;
-  size_t elements = 0;
-  void* data = nullptr;
-  if (napi_get_named_property(env, object, name, &value) != napi_ok || napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return nullptr;
-  if (napi_get_typedarray_info(env, value, &actual, &elements, &data, nullptr, nullptr) != napi_ok || actual != type || elements != length) return nullptr;
-  return data != nullptr || length == 0 ? data : nullptr;
-}
-
-// Takes `spans` ({ fd, at, length }, see above) into the job, with a descriptor of its own: the caller may close
-// its file while the scan runs. False when it is malformed.
-bool ReadSpans(napi_env env, napi_value spans, Job& job) {
-  napi_value fd_value;
-  int32_t fd = -1;
-  if (napi_get_named_property(env, spans, "fd", &fd_value) != napi_ok || napi_get_value_int32(env, fd_value, &fd) != napi_ok || fd < 0) return false;
-  const size_t count = job.paths.size();
-  const double* at = static_cast<const double*>(TypedArray(env, spans, "at", napi_float64_array, count));
-  const int32_t* length = static_cast<const int32_t*>(TypedArray(env, spans, "length", napi_int32_array, count));
-  if ((at == nullptr || length == nullptr) && count > 0) return false;
-  job.spans_at.assign(at, at + count);
-  job.spans_length.assign(length, length + count);
-  // A descriptor that cannot be copied: the hits go unnamed, and the caller names them.
-  job.spans_fd = dup(fd);
-  return true;
-}
-
 napi_value StartScan(napi_env env, napi_callback_info info) {
-  size_t argc = 10;
-  napi_value argv[10];
+  size_t argc = 11;
+  napi_value argv[11];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?)");
+  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
@@ -239,6 +224,9 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   if (spans_type != napi_undefined && (spans_type != napi_object || !ReadSpans(env, argv[9], *job))) {
     return Throw(env, "spans must be { fd, at: Float64Array, length: Int32Array } with one place per path");
   }
+  napi_valuetype read_type = napi_undefined;
+  if (argc >= 11) napi_typeof(env, argv[10], &read_type);
+  if (read_type != napi_undefined && !ReadMask(env, argv[10], *job)) return Throw(env, "read must be a Uint8Array with one value per path");
   double wanted = 0, deadline = 0, sniff = 0, max_line_bytes = 0;
   int32_t threads = 1;
   napi_get_value_double(env, argv[3], &wanted);

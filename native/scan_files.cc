@@ -13,6 +13,7 @@
 #include "line_bytes.h"
 #include "scan_job.h"
 #include "span_names.h"
+#include "stat_values.h"
 
 namespace {
 
@@ -23,8 +24,9 @@ double NowMs() {
 }
 
 // Reads the whole file into `buffer`; its length, or -1. Only a regular file is read: a path
-// replaced by a FIFO since the walk must not block a thread (O_NONBLOCK opens it at once).
-int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
+// replaced by a FIFO since the walk must not block a thread (O_NONBLOCK opens it at once). Its
+// stats go to `stat` (stat_values.h).
+int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* stat) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return -1;
   struct stat info;
@@ -32,6 +34,7 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer) {
     close(fd);
     return -1;
   }
+  StatValues(info, stat);
   size_t length = 0;
   for (;;) {
     if (buffer.size() - length < 65536) buffer.resize(buffer.size() * 2);
@@ -60,7 +63,7 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
   FileResult& result = job.results[index];
   int64_t length = -1;
   try {
-    length = ReadWhole(job.paths[index], buffer);
+    length = ReadWhole(job.paths[index], buffer, result.stat);
   } catch (const std::bad_alloc&) {
     // A file too large to hold is one that cannot be read.
   }
@@ -144,10 +147,20 @@ void Work(Job& job, std::atomic<size_t>& next) noexcept {
   }
   for (;;) {
     if (job.shared->cancelled.load()) return job.Stop(kCancelled);
-    if (job.stopped.load() != kDone || job.found.load() >= job.wanted) return;
+    if (job.stopped.load() != kDone) return;
+    // Enough hits: no more files are read, and when every path is to be stated, the rest only are.
+    const bool enough = job.found.load() >= job.wanted;
+    if (enough && job.read.empty()) return;
     if (NowMs() > job.deadline_ms) return job.Stop(kDeadline);
     const size_t index = next.fetch_add(1);
     if (index >= job.paths.size()) return;
-    ScanFile(job, index, buffers);
+    if (job.read.empty() || (job.read[index] != 0 && !enough)) {
+      ScanFile(job, index, buffers);
+      continue;
+    }
+    FileResult& result = job.results[index];
+    if (job.read[index] == 0) result.length = -3;
+    struct stat info;
+    if (lstat(job.paths[index].c_str(), &info) == 0) StatValues(info, result.stat);
   }
 }

@@ -38,11 +38,14 @@ struct Shared {
 };
 
 struct FileResult {
+  // -3 when the scan was asked only for the file's stats (see Job::read).
   int32_t length = -2;
   int32_t binary = 0;
   std::vector<int32_t> hits;  // kHitStride values per hit, the line offset relative to `lines`, the name's to `names`
   std::string lines;
   std::string names;
+  // The file's stats (stat_values.h): of the file read (`fstat`), or of the path (`lstat`) for one only stated; zeros when neither.
+  double stat[7] = {0, 0, 0, 0, 0, 0, 0};
 };
 
 struct Job {
@@ -66,6 +69,9 @@ struct Job {
   int spans_fd = -1;
   std::vector<double> spans_at;
   std::vector<int32_t> spans_length;
+  // When not empty, every path is stated and only those marked 1 are read (the others answer -3); once the files
+  // taken hold `wanted` hits, the rest are stated without being read.
+  std::vector<uint8_t> read;
 
   Job() = default;
   Job(const Job&) = delete;

@@ -5,6 +5,7 @@
 // caller turns into milliseconds as Node does (so the figures are those of fs.statSync, bit for bit),
 // and the kind of entry: 1 a regular file, 2 a directory, 3 a symlink, 4 anything else.
 #include "rlmkit_native.h"
+#include "stat_values.h"
 
 #include <sys/stat.h>
 
@@ -13,32 +14,9 @@
 
 namespace {
 
-constexpr size_t kStride = 7;
-
-double KindOf(mode_t mode) noexcept {
-  if (S_ISREG(mode)) return 1;
-  if (S_ISDIR(mode)) return 2;
-  if (S_ISLNK(mode)) return 3;
-  return 4;
-}
-
 void StatOne(const std::string& path, bool follow, double* out) noexcept {
   struct stat info;
-  if ((follow ? stat(path.c_str(), &info) : lstat(path.c_str(), &info)) != 0) return;
-  out[0] = 1;
-  out[6] = KindOf(info.st_mode);
-  out[1] = static_cast<double>(info.st_size);
-#ifdef __APPLE__
-  out[2] = static_cast<double>(info.st_mtimespec.tv_sec);
-  out[3] = static_cast<double>(info.st_mtimespec.tv_nsec);
-  out[4] = static_cast<double>(info.st_ctimespec.tv_sec);
-  out[5] = static_cast<double>(info.st_ctimespec.tv_nsec);
-#else
-  out[2] = static_cast<double>(info.st_mtim.tv_sec);
-  out[3] = static_cast<double>(info.st_mtim.tv_nsec);
-  out[4] = static_cast<double>(info.st_ctim.tv_sec);
-  out[5] = static_cast<double>(info.st_ctim.tv_nsec);
-#endif
+  if ((follow ? stat(path.c_str(), &info) : lstat(path.c_str(), &info)) == 0) StatValues(info, out);
 }
 
 }  // namespace
@@ -60,14 +38,14 @@ napi_value StatFiles(napi_env env, napi_callback_info info) {
   const bool follow = !noFollow;
   void* data = nullptr;
   napi_value buffer, array;
-  if (napi_create_arraybuffer(env, paths.size() * kStride * sizeof(double), &data, &buffer) != napi_ok) return nullptr;
+  if (napi_create_arraybuffer(env, paths.size() * kStatStride * sizeof(double), &data, &buffer) != napi_ok) return nullptr;
   double* out = static_cast<double*>(data);
-  if (!paths.empty()) memset(out, 0, paths.size() * kStride * sizeof(double));
+  if (!paths.empty()) memset(out, 0, paths.size() * kStatStride * sizeof(double));
   std::atomic<size_t> next{0};
   // StatOne throws nothing, and RunOnThreads catches what starting its threads throws.
   RunOnThreads(threads, [&paths, &next, follow, out]() {
-    for (size_t i; (i = next.fetch_add(1)) < paths.size();) StatOne(paths[i], follow, out + i * kStride);
+    for (size_t i; (i = next.fetch_add(1)) < paths.size();) StatOne(paths[i], follow, out + i * kStatStride);
   });
-  napi_create_typedarray(env, napi_float64_array, paths.size() * kStride, buffer, 0, &array);
+  napi_create_typedarray(env, napi_float64_array, paths.size() * kStatStride, buffer, 0, &array);
   return array;
 }

@@ -114,7 +114,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     readRule,
     maxFileBytes,
     maxReadChars,
-    searchFiles: () => index.searchFiles(),
+    searchFiles: (known) => index.searchFiles(known),
   };
   const nav = {
     info: () => navInfo(context),

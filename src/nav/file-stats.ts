@@ -40,9 +40,17 @@ function nativeStats<T>(paths: readonly string[], noFollow: boolean, make: (size
   const addon = nativeAddon();
   if (!addon) return undefined;
   const threads = paths.length < THREADED_FROM ? 1 : Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
-  const values = addon.stat(paths, threads, noFollow);
-  const stats: (T | undefined)[] = new Array(paths.length);
-  for (let index = 0, at = 0; index < paths.length; index++, at += STRIDE) {
+  return statsOf(addon.stat(paths, threads, noFollow), make);
+}
+
+/** The entries' stats in the addon's answer (`stat` with `noFollow`, or a scan's `stats`), or `undefined` where it has none. */
+export function entryStatsOf(values: Float64Array): (EntryStat | undefined)[] {
+  return statsOf(values, (size, mtimeMs, ctimeMs, kind) => ({ kind, size, mtimeMs, ctimeMs }));
+}
+
+function statsOf<T>(values: Float64Array, make: (size: number, mtimeMs: number, ctimeMs: number, kind: EntryKind) => T): (T | undefined)[] {
+  const stats: (T | undefined)[] = new Array(values.length / STRIDE);
+  for (let index = 0, at = 0; index < stats.length; index++, at += STRIDE) {
     // Milliseconds from seconds and nanoseconds as Node computes them, so the figures are equal to its own.
     stats[index] = values[at] === 1 ? make(values[at + 1]!, values[at + 2]! * 1e3 + values[at + 3]! / 1e6, values[at + 4]! * 1e3 + values[at + 5]! / 1e6, KINDS[values[at + 6]!] ?? "other") : undefined;
   }

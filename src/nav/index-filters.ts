@@ -32,6 +32,14 @@ export type KnownFile = Pick<FileRecord, "path" | "size" | "mtimeMs" | "ctimeMs"
 // A path with an empty, `.` or `..` segment, a leading `/`, a backslash or a NUL.
 const UNSAFE_PATH = /(?:^|\/)\.{0,2}(?:\/|$)|\\|\0/;
 
+// The lists cachedFileList made: each file of one is a record or filter of the cache, known for its version.
+const cacheLists = new WeakSet<readonly SearchFile[]>();
+
+/** True for a list {@link cachedFileList} made: the index knows each of its files (it wants no filter of one). */
+export function isCacheList(files: readonly SearchFile[]): boolean {
+  return cacheLists.has(files);
+}
+
 /**
  * The disk cache's files, records and filters merged in path order, when the cache was
  * written under these secret-file patterns and names only plain paths below the root
@@ -52,6 +60,7 @@ export function cachedFileList(cache: IndexCache, secretFiles: readonly string[]
     if (files.length > 0 && files[files.length - 1]!.path === next.path) continue;
     files.push(next);
   }
+  cacheLists.add(files);
   return files;
 }
 

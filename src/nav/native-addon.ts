@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 /** What one native scan found (see native/literal_scan.cc for the layout). */
 export interface NativeScanReply {
-  /** Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read), 1 when the file looks binary, and how many of `hits` are its. */
+  /** Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read, -3: only stated, see `read`), 1 when the file looks binary, and how many of `hits` are its. */
   readonly files: Int32Array;
   /**
    * Per hit, {@link NATIVE_HIT_STRIDE} values: file, line (1-based), hit offset in the line's bytes, line offset in `bytes`,
@@ -19,6 +19,8 @@ export interface NativeScanReply {
   readonly bytes: ArrayBuffer;
   /** The bytes of the names of the hits' symbols, one after the other (a run of hits in one symbol shares one). */
   readonly names: ArrayBuffer;
+  /** With `read`: per path, {@link NATIVE_STAT_STRIDE} values as {@link NativeAddon.stat} gives them with `noFollow`, but of the file itself for one read (its `fstat`); all 0 for one neither read nor stated. */
+  readonly stats?: Float64Array;
   /** 0: done; 1: the deadline passed; 2: cancelled; 3: the lines came to more than `maxLineBytes` (no lines or hits are sent then). */
   readonly stopped: 0 | 1 | 2 | 3;
 }
@@ -46,7 +48,7 @@ export interface NativeSpans {
 export const NATIVE_STAT_STRIDE = 7;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 6;
+export const ADDON_VERSION = 7;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {
@@ -56,7 +58,8 @@ export interface NativeAddon {
    * `wanted` hits, no more files are taken; once the lines kept pass `maxLineBytes`, the scan stops.
    * `ignoreCase` needs an ASCII needle. A line that lacks any of `also` (other needles, ASCII too when
    * ignoring case) is not kept. With `spans`, each hit of a file that has them is named by the innermost
-   * symbol around its line, as `EnclosingSymbols` names it.
+   * symbol around its line, as `EnclosingSymbols` names it. With `read` (one value per path), every path is
+   * stated and only those marked 1 are read: the answer's `stats` then spare a walk its own.
    */
   scan(
     paths: readonly string[],
@@ -69,6 +72,7 @@ export interface NativeAddon {
     maxLineBytes: number,
     also?: readonly string[],
     spans?: NativeSpans,
+    read?: Uint8Array,
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
    * The `stat` of each path (following symlinks; with `noFollow`, its `lstat`) on `threads` threads,

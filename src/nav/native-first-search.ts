@@ -11,6 +11,7 @@ import { nativeAddon, type NativeScanReply } from "./native-addon.ts";
 import { nativeMatches } from "./native-matches.ts";
 import { fitsHere } from "./search-placement.ts";
 import { spansPlaceOf } from "./cached-record.ts";
+import { isCacheList } from "./index-filters.ts";
 import type { SymbolPieces } from "./symbol-store.ts";
 import type { TextMatches } from "./search-matches.ts";
 import { pathUnder, type ScanPlan, type SearchFile } from "./text-scan.ts";
@@ -67,16 +68,22 @@ export async function searchNatively(
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
   const indexes: number[] = [];
   const paths: string[] = [];
+  // The disk cache's own list of a small repository: every file is stated by the scan, read or not (see walksAfterScan).
+  const statAll = walksAfterScan(files);
+  const read: number[] = [];
   // Where the disk cache keeps each file's spans, for a file of its list: the scan names each hit's symbol then.
   const spansAt: number[] = [];
   const spansLength: number[] = [];
   let spansFile: SymbolPieces | undefined;
+  const mayLearn = learn !== undefined && !isCacheList(files);
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
-    if (file.size > request.maxFileBytes || (isMatch && !isMatch(file.path)) || (mayHoldFile && !mayHoldFile(file))) continue;
-    if (learn?.wants(file)) return null;
+    const reads = file.size <= request.maxFileBytes && (!isMatch || isMatch(file.path)) && (!mayHoldFile || mayHoldFile(file));
+    if (!reads && !statAll) continue;
+    if (reads && mayLearn && learn.wants(file)) return null;
     indexes.push(index);
     paths.push(pathUnder(request.root, file.path));
+    read.push(reads ? 1 : 0);
     const place = spansPlaceOf(file);
     const named = place !== undefined && (spansFile ??= place.file) === place.file;
     spansAt.push(named ? place.at : -1);
@@ -89,7 +96,8 @@ export async function searchNatively(
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
   // A pattern's other required literals: a line without one of them cannot match, so it is not kept.
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
-  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans);
+  const readMask = statAll ? Uint8Array.from(read) : undefined;
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.
@@ -108,6 +116,21 @@ export async function searchNatively(
   return matches;
 }
 
+// Repositories whose walk waits for a first search's scan, to take its stats (see walksAfterScan); above it the
+// walk's own stats run beside the scan (a second walking thread takes part of them), as the walk of the files
+// the scan does not read would come after it.
+const WALK_AFTER_SCAN_BELOW = 10_000;
+
+/**
+ * True when a first search on these files, on the native addon's threads, also states each of them (its
+ * `fstat` of the files it reads, an `lstat` of the others), so that the walk that confirms the list needs no
+ * `stat` of its own and comes after the scan instead of beside it (their system calls competed for the
+ * same cores): the disk cache's own list of fewer than {@link WALK_AFTER_SCAN_BELOW} files, with the addon built.
+ */
+export function walksAfterScan(files: readonly SearchFile[]): boolean {
+  return files.length < WALK_AFTER_SCAN_BELOW && isCacheList(files) && nativeAddon() !== undefined;
+}
+
 /**
  * True when a search of these files would run on the native addon's threads whatever their size:
  * the addon is built, the query is a literal, or a pattern with a required literal that runs on the
@@ -118,8 +141,9 @@ export function scansNatively(files: readonly SearchFile[], request: Pick<TextSe
   if (!nativeAddon()) return false;
   const literal = searchLiteral(request, true);
   if (literal === undefined || !exactInBytes(literal, request.caseSensitive)) return false;
-  if (!learn) return true;
-  // `wants` first: a file of the cache's list answers it without a lookup, and `mayHold` costs more.
+  // The index wants a filter of no file of the cache's own list.
+  if (!learn || isCacheList(files)) return true;
+  // `wants` first: it costs less than `mayHold`.
   for (const file of files) if (file.size <= request.maxFileBytes && learn.wants(file) && (!mayHold || mayHold(file))) return false;
   return true;
 }

@@ -6,6 +6,7 @@
 import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, NATIVE_NAME, type NativeScanReply } from "./native-addon.ts";
 import type { TextMatches } from "./search-matches.ts";
 import { lineText, type SearchFile } from "./text-scan.ts";
+import { entryStatsOf, type EntryStat } from "./file-stats.ts";
 
 // Values per run of one file's matches in `runs`: the file's index, the first match, how many, and whether they are named.
 const RUN = 4;
@@ -37,6 +38,8 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
   // Past `limit + 1` matches the answer is known to be cut, as when the workers send `limit + 1`.
   for (let at = 0; at < indexes.length && total <= limit; at++) {
     const length = counts[at * FILE_STRIDE]!;
+    // Only stated (see the scan's `read`): not one to search.
+    if (length === -3) continue;
     if (length === -2) return null;
     const hits = counts[at * FILE_STRIDE + 2]!;
     const first = hit;
@@ -77,6 +80,13 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
       const matched: SearchFile[] = [];
       for (let run = 0; run < runs.length; run += RUN) matched.push(files[runs[run]!]!);
       return matched;
+    },
+    entryStats() {
+      if (!reply.stats) return undefined;
+      const stated = entryStatsOf(reply.stats);
+      const byFile: (EntryStat | undefined)[] = new Array(files.length);
+      for (let at = 0; at < indexes.length; at++) byFile[indexes[at]!] = stated[at];
+      return byFile;
     },
     unnamedFiles() {
       const unnamed: SearchFile[] = [];

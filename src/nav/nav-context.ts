@@ -6,6 +6,7 @@ import type { NavError, SymbolSummary } from "./nav-results.ts";
 import { leadsOutside, normalizeRelativePath, outsideLinkMessage } from "./path-safety.ts";
 import type { RepositoryIndex } from "./repo-index.ts";
 import type { NavSymbol } from "./symbol.ts";
+import type { KnownStats } from "./walk-listing.ts";
 import type { SearchFile, TextSearchEngine } from "./text-search.ts";
 import { pathUnder } from "./text-scan.ts";
 
@@ -17,8 +18,8 @@ export interface NavContext {
   readonly engine: TextSearchEngine;
   readonly maxFileBytes: number;
   readonly maxReadChars: number;
-  /** The files handed to the search worker (the same array while the file list is unchanged). */
-  readonly searchFiles: () => SearchFile[];
+  /** The files handed to the search worker (the same array while the file list is unchanged); see `RepositoryIndex.searchFiles`. */
+  readonly searchFiles: (known?: KnownStats) => SearchFile[];
 }
 
 /** A path argument that names something in the index. */

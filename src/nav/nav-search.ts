@@ -9,6 +9,7 @@ import { NO_SPANS, type SymbolSpans } from "./symbol-piece.ts";
 import type { SearchFile } from "./text-scan.ts";
 import type { TextSearchRequest, TextSearchResult } from "./text-search.ts";
 import { literalTrigrams } from "./trigram-filter.ts";
+import { scansNatively, walksAfterScan } from "./native-first-search.ts";
 
 /** Matches returned when no `limit` is given. */
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -110,10 +111,14 @@ export async function searchWhileWalking(context: NavContext, request: TextSearc
   if (early && (early.complete || context.engine.runsOnWorkers(early.files, request, holds, learn))) {
     // The workers read every file in the background once the answer stands, not before a search that runs again.
     const pending = context.engine.search(early.files, request, holds, learn, { loadAfter: false });
-    // A search on the workers reaches them before the walk holds this thread.
-    await new Promise((resolve) => setImmediate(resolve));
-    const files = context.searchFiles();
+    // In a small repository the addon's scan states every file as it goes, and the walk comes after it, stating
+    // none of them again; otherwise the walk goes on beside the search (a search on the workers reaches them first).
+    const after = early.complete && walksAfterScan(early.files) && scansNatively(early.files, request, holds, learn);
+    if (!after) await new Promise((resolve) => setImmediate(resolve));
+    const walkedBeside = after ? undefined : context.searchFiles();
     const result = await pending;
+    const stats = after && !("error" in result) ? result.entryStats?.() : undefined;
+    const files = walkedBeside ?? context.searchFiles(stats && { files: early.files, stats });
     // An error (the time limit, say) is the answer: a search that ran out of time would run out again.
     if ("error" in result || sameFiles(early.files, files)) {
       if (!("error" in result)) context.engine.loadInBackground(files, request, learn);

@@ -6,6 +6,7 @@ import { IndexStore } from "./index-store.ts";
 import { ReadRule } from "../access/read-rule.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import { FirstWalk, PARALLEL_WALK_FROM_FILES, type WalkState } from "./walk-state.ts";
+import type { KnownStats } from "./walk-listing.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 import { leadsOutside } from "./path-safety.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
@@ -91,8 +92,11 @@ export class RepositoryIndex {
    * The files as the search workers need them. The list keeps its identity while
    * nothing changes, and is rebuilt once a file is seen to change, so the worker
    * re-reads that file instead of searching its old text.
+   *
+   * @param known - files' stats a search took as it ran, for the first walk (see `FirstWalk.walk`)
    */
-  searchFiles(): SearchFile[] {
+  searchFiles(known?: KnownStats): SearchFile[] {
+    if (!this.#walk) this.#ensureWalk(known);
     return (this.#searchFiles ??= this.files());
   }
 
@@ -275,11 +279,11 @@ export class RepositoryIndex {
     await this.#store.writeCache(this.#analyses.records, this.#filters, this.#ensureWalk().files);
   }
 
-  #ensureWalk(): WalkState {
+  #ensureWalk(known?: KnownStats): WalkState {
     if (this.#walk) return this.#walk;
     // A walk that comes before the cache is read (a first `nav_read`, say) shares the work as the hint says too.
     this.#firstWalk.startAhead(() => this.#store.walkHint());
-    return (this.#walk = this.#firstWalk.walk(this.#store.loaded()));
+    return (this.#walk = this.#firstWalk.walk(this.#store.loaded(), known));
   }
 
   #restat(relative: string, known: WalkedFile): WalkedFile {

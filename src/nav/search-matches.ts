@@ -1,3 +1,4 @@
+import type { EntryStat } from "./file-stats.ts";
 import { MATCH_STRIDE as STRIDE } from "./match-layout.ts";
 import type { SearchFile } from "./text-scan.ts";
 
@@ -30,6 +31,8 @@ export interface TextMatches {
   files(): SearchFile[];
   /** The files of {@link files} whose matches `build` does not name (all of them when absent). */
   unnamedFiles?(): SearchFile[];
+  /** Each file of the list searched as the search found it (its `lstat`, or the `fstat` of the file it read), where the search stated them (see `walksAfterScan`). */
+  entryStats?(): (EntryStat | undefined)[] | undefined;
   /**
    * One value per match, in file order: `make(path, line, column, text, symbol)` with 1-based line and column;
    * `symbol` is the innermost symbol around the line when the search named it (null: none), else undefined.

@@ -112,13 +112,13 @@ function rulesCode(): string {
  * directory, a file that is not a regular file). The files are `lstat`ed (one missing now is left out, as
  * a walk would) and the symlinks followed again.
  */
-export function replayListing(root: string, listing: WalkListing, rule: Pick<ReadRule, "secretFiles" | "refusal">): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
+export function replayListing(root: string, listing: WalkListing, rule: Pick<ReadRule, "secretFiles" | "refusal">, known?: KnownStats): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
   const { secretFiles } = rule;
   if (listing.rules !== rulesCode()) return undefined;
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
   for (let index = 0; index < watchedNow.length; index++) if (!sameEntry(watchedNow[index], listing.watched, index * WATCH_STRIDE)) return undefined;
-  const fileStats = lstatEntries(listing.files.map((relative) => pathUnder(root, relative)));
+  const fileStats = known ? statsWith(root, listing.files, known) : lstatEntries(listing.files.map((relative) => pathUnder(root, relative)));
   const files: WalkedFile[] = [];
   const outsideLinks: string[] = [];
   for (let index = 0; index < listing.files.length; index++) {
@@ -132,6 +132,34 @@ export function replayListing(root: string, listing: WalkListing, rule: Pick<Rea
   if (listing.links.length > 0) files.sort((a, b) => comparePaths(a.path, b.path));
   outsideLinks.sort();
   return { files, outsideLinks };
+}
+
+/**
+ * The stats of files a search took as it ran (a first search's scan states each file of the list it scans, see
+ * `walksAfterScan`): the files in path order, and each one's stat as the search found it (none: not stated).
+ */
+export interface KnownStats {
+  readonly files: readonly { readonly path: string }[];
+  readonly stats: readonly (EntryStat | undefined)[];
+}
+
+// The stat of each path (in path order): the known one, else its `lstat` now.
+function statsWith(root: string, paths: readonly string[], known: KnownStats): (EntryStat | undefined)[] {
+  const stats: (EntryStat | undefined)[] = new Array(paths.length);
+  const missing: number[] = [];
+  let at = 0;
+  for (let index = 0; index < paths.length; index++) {
+    const path = paths[index]!;
+    while (at < known.files.length && known.files[at]!.path < path) at++;
+    const stat = at < known.files.length && known.files[at]!.path === path ? known.stats[at] : undefined;
+    if (stat) stats[index] = stat;
+    else missing.push(index);
+  }
+  if (missing.length > 0) {
+    const now = lstatEntries(missing.map((index) => pathUnder(root, paths[index]!)));
+    missing.forEach((index, at) => (stats[index] = now[at]));
+  }
+  return stats;
 }
 
 // The paths whose `lstat`s a listing keeps: its folders, each folder's `.gitignore`, and the root's exclusions with their folder.

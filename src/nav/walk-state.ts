@@ -3,7 +3,7 @@ import type { IndexCache } from "./index-cache.ts";
 import { startWalkHelper, type WalkHelper } from "./parallel-walk.ts";
 import { foldersOf, helperShare, walkRepository, type RepositoryWalk } from "./repo-walk.ts";
 import { WalkedFiles } from "./walked-files.ts";
-import { LISTING_SETTLED_MS, listingOf, replayListing, type WalkListing } from "./walk-listing.ts";
+import { LISTING_SETTLED_MS, listingOf, replayListing, type KnownStats, type WalkListing } from "./walk-listing.ts";
 import { splitWalk } from "./walk-split.ts";
 
 /**
@@ -94,13 +94,17 @@ export class FirstWalk {
     if (folders.length > 0) this.#ahead = { folders, helper: this.#startHelper(this.#root, this.#rule.options, folders), at: Date.now() };
   }
 
-  /** The kept listing when it holds; else a walk, with the thread started ahead when it is fresh, or sharing the work as the cache says. */
-  walk(cache: IndexCache | undefined): WalkState {
+  /**
+   * The kept listing when it holds; else a walk, with the thread started ahead when it is fresh, or sharing the work as the cache says.
+   *
+   * @param known - files' stats a search took as it ran: a kept listing's files among them are not stated again
+   */
+  walk(cache: IndexCache | undefined, known?: KnownStats): WalkState {
     this.#tried = true;
     const ahead = this.#ahead;
     this.#ahead = undefined;
     const listing = this.#listing?.read();
-    const kept = listing && replayListing(this.#root, listing, this.#rule);
+    const kept = listing && replayListing(this.#root, listing, this.#rule, known);
     if (kept) {
       ahead?.helper.cancel();
       return stateOf(kept);

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { lstatEntries, statFiles } from "../../src/nav/file-stats.ts";
+import { entryStatsOf, lstatEntries, statFiles } from "../../src/nav/file-stats.ts";
 import { NATIVE_FILE_STRIDE, NATIVE_HIT_STRIDE, nativeAddon } from "../../src/nav/native-addon.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { encodeSpans } from "../../src/nav/symbol-piece.ts";
@@ -274,5 +274,27 @@ describe.skipIf(!nativeAddon())("the native addon's names of the symbols around 
     const file = path.join(base, "named.txt");
     expect(() => nativeAddon()!.scan([file], "x", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], { fd: 0, at: new Float64Array(2), length: new Int32Array(1) })).toThrow(/one place per path/);
     expect(() => nativeAddon()!.scan([file], "x", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], { fd: -1, at: new Float64Array(1), length: new Int32Array(1) })).toThrow(/one place per path/);
+  });
+});
+
+describe.skipIf(!nativeAddon())("the native addon's scan that states every path", () => {
+  test("reads only the paths marked, states every one as lstatEntries does, and states the rest once it has enough hits", async () => {
+    const folder = path.join(base, "stated");
+    await fs.mkdir(path.join(folder, "dir"), { recursive: true });
+    const names = ["a.txt", "b.txt", "c.txt", "d.txt"];
+    for (const [index, name] of names.entries()) await fs.writeFile(path.join(folder, name), `x ${index}\n`.repeat(index + 1));
+    await fs.symlink("a.txt", path.join(folder, "link.txt"));
+    const paths = [...names, "link.txt", "dir", "missing.txt"].map((name) => path.join(folder, name));
+    // a.txt and c.txt are read; wanting 2 hits, a.txt's one and c.txt's three are enough, so d.txt is only stated.
+    const read = Uint8Array.from([1, 0, 1, 1, 0, 0, 0]);
+    const reply = await nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, read).promise;
+    expect([...reply.files].filter((_, index) => index % NATIVE_FILE_STRIDE === 0)).toEqual([4, -3, 12, -2, -3, -3, -3]);
+    const stated = entryStatsOf(reply.stats!);
+    const expected = lstatEntries(paths);
+    expect(stated).toEqual(expected);
+    expect(stated.map((stat) => stat?.kind)).toEqual(["file", "file", "file", "file", "symlink", "directory", undefined]);
+    // Without `read`, no stats.
+    expect((await nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20).promise).stats).toBeUndefined();
+    expect(() => nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, new Uint8Array(2))).toThrow(/one value per path/);
   });
 });

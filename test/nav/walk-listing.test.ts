@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { ReadRule } from "../../src/access/read-rule.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
-import { listingOf, readListing, replayListing, writeListing, type WalkListing } from "../../src/nav/walk-listing.ts";
+import { listingOf, readListing, replayListing, writeListing, type KnownStats, type WalkListing } from "../../src/nav/walk-listing.ts";
 import { FirstWalk, type ListingStore } from "../../src/nav/walk-state.ts";
 import { writeUnder } from "./fixture-repo.ts";
 import { makeListingRepo, SETTLED_MS, sleep } from "./listing-repo.ts";
@@ -110,6 +110,25 @@ describe("a kept listing", () => {
     const disk = onDisk();
     expect(listed(state)).toEqual({ files: disk.files, outsideLinks: disk.outsideLinks });
     expect(listedFolders).toBe(listsFolders);
+  });
+
+  test("takes the stats of the files a search stated, and states the others itself", async () => {
+    const store = await keptListing();
+    await fsp.appendFile(path.join(root, "src/app/f1.py"), "y = 2\n");
+    const disk = onDisk();
+    const walk = (known: KnownStats) => new FirstWalk(root, new ReadRule(root), { listing: store, settledMs: SETTLED_MS }).walk(undefined, known);
+    // Stated as the search found them, every file but one: what is on disk.
+    const given = disk.files.filter((file) => file.path !== "docs/f2.py");
+    const stats = given.map((file) => ({ kind: "file" as const, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs }));
+    expect(listed(walk({ files: given, stats }))).toEqual({ files: disk.files, outsideLinks: disk.outsideLinks });
+    // A file's stat as the search found it is the walk's (the file's changes after it are the next search's to see).
+    const first = disk.files[0]!;
+    const seen = walk({ files: [first], stats: [{ kind: "file", size: 12_345, mtimeMs: 1, ctimeMs: 2 }] }).files.get(first.path);
+    expect(seen).toEqual({ path: first.path, size: 12_345, mtimeMs: 1, ctimeMs: 2 });
+    // A file the search found to be no regular file makes the listing one not to trust.
+    const folders = vi.spyOn(fs, "readdirSync");
+    walk({ files: [first], stats: [{ kind: "symlink", size: 1, mtimeMs: 1, ctimeMs: 1 }] });
+    expect(folders).toHaveBeenCalled();
   });
 
   test("is not used under another version of the read rule's code", async () => {

@@ -1,0 +1,51 @@
+// What a scan is given besides its paths and needles (see literal_scan.cc): where the index keeps each
+// file's spans, and which paths to read rather than only state.
+#include "scan_args.h"
+
+#include <unistd.h>
+
+namespace {
+
+// The typed array `name` of `object`, of `type`, with `length` elements; nullptr when it is not one.
+void* TypedArray(napi_env env, napi_value object, const char* name, napi_typedarray_type type, size_t length) {
+  napi_value value;
+  bool is_typed = false;
+  napi_typedarray_type actual;
+  size_t elements = 0;
+  void* data = nullptr;
+  if (napi_get_named_property(env, object, name, &value) != napi_ok || napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return nullptr;
+  if (napi_get_typedarray_info(env, value, &actual, &elements, &data, nullptr, nullptr) != napi_ok || actual != type || elements != length) return nullptr;
+  return data != nullptr || length == 0 ? data : nullptr;
+}
+
+}  // namespace
+
+bool ReadSpans(napi_env env, napi_value spans, Job& job) {
+  napi_value fd_value;
+  int32_t fd = -1;
+  if (napi_get_named_property(env, spans, "fd", &fd_value) != napi_ok || napi_get_value_int32(env, fd_value, &fd) != napi_ok || fd < 0) return false;
+  const size_t count = job.paths.size();
+  const double* at = static_cast<const double*>(TypedArray(env, spans, "at", napi_float64_array, count));
+  const int32_t* length = static_cast<const int32_t*>(TypedArray(env, spans, "length", napi_int32_array, count));
+  if ((at == nullptr || length == nullptr) && count > 0) return false;
+  job.spans_at.assign(at, at + count);
+  job.spans_length.assign(length, length + count);
+  // A descriptor that cannot be copied: the hits go unnamed, and the caller names them.
+  job.spans_fd = dup(fd);
+  return true;
+}
+
+bool ReadMask(napi_env env, napi_value value, Job& job) {
+  napi_typedarray_type type;
+  size_t length = 0;
+  void* data = nullptr;
+  bool is_typed = false;
+  if (napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed || napi_get_typedarray_info(env, value, &type, &length, &data, nullptr, nullptr) != napi_ok ||
+      type != napi_uint8_array || length != job.paths.size() || (length > 0 && data == nullptr)) {
+    return false;
+  }
+  job.read.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + length);
+  // An empty mask would read every path: with no path, there is nothing to state either.
+  if (job.read.empty()) job.read.push_back(0);
+  return true;
+}
