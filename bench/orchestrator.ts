@@ -165,8 +165,7 @@ async function benchGuestCode(label: string, context: string, code: string, clea
   const warmedTimes: number[] = [];
   let guestOutput = "";
   let hostOutput = "";
-  // The first round warms both up and is not counted.
-  for (let round = 0; round <= GUEST_ROUNDS; round++) {
+  const inSandbox = async (): Promise<number> => {
     const s0 = performance.now();
     const result = await sandbox.execute(code);
     const s1 = performance.now();
@@ -174,16 +173,32 @@ async function benchGuestCode(label: string, context: string, code: string, clea
     guestOutput = result.output;
     const cleaned = await sandbox.execute(cleanup);
     if (cleaned.error) throw new Error(`${label}: ${cleaned.error.message}`);
+    return s1 - s0;
+  };
+  const inHost = (round: number): [number, number] => {
     const host = fresh(round);
     const h0 = performance.now();
     host(context, (...args) => (hostOutput = `${args.join(" ")}\n`));
     const h1 = performance.now();
     warmed(context, () => undefined);
-    const w1 = performance.now();
+    return [h1 - h0, performance.now() - h1];
+  };
+  // The first round warms both up and is not counted. Each side goes first in every other round: what one side
+  // leaves running on the machine's other threads (its compilations, its collections) falls as often on the other.
+  for (let round = 0; round <= GUEST_ROUNDS; round++) {
+    let sandboxMs: number;
+    let hostMs: [number, number];
+    if (round % 2 === 0) {
+      sandboxMs = await inSandbox();
+      hostMs = inHost(round);
+    } else {
+      hostMs = inHost(round);
+      sandboxMs = await inSandbox();
+    }
     if (round === 0) continue;
-    sandboxTimes.push(s1 - s0);
-    hostTimes.push(h1 - h0);
-    warmedTimes.push(w1 - h1);
+    sandboxTimes.push(sandboxMs);
+    hostTimes.push(hostMs[0]);
+    warmedTimes.push(hostMs[1]);
   }
   await sandbox.dispose();
   if (guestOutput !== hostOutput) throw new Error(`${label}: the sandbox printed ${JSON.stringify(guestOutput)}, host Node ${JSON.stringify(hostOutput)}`);
