@@ -2,6 +2,7 @@
 // file's spans, and which paths to read rather than only state.
 #include "scan_args.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace {
@@ -30,8 +31,13 @@ bool ReadSpans(napi_env env, napi_value spans, Job& job) {
   if ((at == nullptr || length == nullptr) && count > 0) return false;
   job.spans_at.assign(at, at + count);
   job.spans_length.assign(length, length + count);
-  // A descriptor that cannot be copied: the hits go unnamed, and the caller names them.
-  job.spans_fd = dup(fd);
+  // A place that is not a whole number a file can hold is none.
+  for (double& place : job.spans_at) {
+    if (!(place >= 0 && place <= 9007199254740992.0) || place != static_cast<double>(static_cast<int64_t>(place))) place = -1;
+  }
+  // A descriptor of the job's own, closed when a process starts (a child spawned while the scan runs gets none);
+  // one that cannot be made leaves the hits unnamed, and the caller names them.
+  job.spans_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
   return true;
 }
 

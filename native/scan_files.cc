@@ -37,7 +37,14 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* st
   StatValues(info, stat);
   size_t length = 0;
   for (;;) {
-    if (buffer.size() - length < 65536) buffer.resize(buffer.size() * 2);
+    if (buffer.size() - length < 65536) {
+      try {
+        buffer.resize(buffer.size() * 2);
+      } catch (...) {
+        close(fd);
+        throw;
+      }
+    }
     ssize_t got = read(fd, buffer.data() + length, buffer.size() - length);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0 || length + static_cast<size_t>(got) > INT32_MAX) {
@@ -146,12 +153,19 @@ void Work(Job& job, std::atomic<size_t>& next) noexcept {
     return;  // This thread takes no file (the caller scans files left unread itself).
   }
   for (;;) {
-    if (job.shared->cancelled.load()) return job.Stop(kCancelled);
-    if (job.stopped.load() != kDone) return;
-    // Enough hits: no more files are read, and when every path is to be stated, the rest only are.
+    // Enough hits: no more files are read, and when every path is to be stated, the rest only are. The answer is
+    // then complete: a cancel or the deadline ends the stating, not the scan (the walk states what is left).
     const bool enough = job.found.load() >= job.wanted;
+    if (job.shared->cancelled.load()) {
+      if (!enough) job.Stop(kCancelled);
+      return;
+    }
+    if (job.stopped.load() != kDone) return;
     if (enough && job.read.empty()) return;
-    if (NowMs() > job.deadline_ms) return job.Stop(kDeadline);
+    if (NowMs() > job.deadline_ms) {
+      if (!enough) job.Stop(kDeadline);
+      return;
+    }
     const size_t index = next.fetch_add(1);
     if (index >= job.paths.size()) return;
     if (job.read.empty() || (job.read[index] != 0 && !enough)) {

@@ -163,9 +163,10 @@ async function untilStopped(promise: Promise<NativeScanReply>, cancel: () => voi
   }, STOP_POLL_MS);
   try {
     const reply = await promise;
-    // As the JavaScript scan checks after each file, so this one checks once it is done.
+    // As the JavaScript scan checks after each file, so this one checks once it is done; but an answer the scan
+    // completed (it had its hits, and only stated files when the time ran out) stands.
     stopped ??= stop();
-    if (stopped) throw stopped;
+    if (stopped && !(stopped.reason === "timeout" && reply.stopped === 0)) throw stopped;
     return reply;
   } finally {
     clearInterval(poll);

@@ -99,8 +99,10 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
       const names = Buffer.from(reply.names);
       // The ASCII names are slices of one string, as the lines are.
       const namesLatin1 = names.toString("latin1");
-      // The last name made, and where it was: a run of matches in one symbol shares the string.
+      // The last name made, and where it was (an empty name has the offset of the one after it): a run of matches
+      // in one symbol shares the string.
       let nameAt = -1;
+      let nameLength = -1;
       let name: string | null | undefined;
       // One loop over the matches, not one per file inside one over the files: code the engine optimises for an
       // inner loop while the outer one runs is thrown away each time the inner one ends (once per file).
@@ -131,9 +133,11 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
           if (kind === NATIVE_NAME.noSymbol) symbol = null;
           else {
             const offset = hits[at + 6]!;
-            if (offset !== nameAt) {
+            const length = hits[at + 7]!;
+            if (offset !== nameAt || length !== nameLength) {
               nameAt = offset;
-              name = kind === NATIVE_NAME.ascii ? namesLatin1.slice(offset, offset + hits[at + 7]!) : names.toString("utf8", offset, offset + hits[at + 7]!);
+              nameLength = length;
+              name = kind === NATIVE_NAME.ascii ? namesLatin1.slice(offset, offset + length) : names.toString("utf8", offset, offset + length);
             }
             symbol = name;
           }

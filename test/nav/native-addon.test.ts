@@ -295,6 +295,23 @@ describe.skipIf(!nativeAddon())("the native addon's scan that states every path"
     expect(stated.map((stat) => stat?.kind)).toEqual(["file", "file", "file", "file", "symlink", "directory", undefined]);
     // Without `read`, no stats.
     expect((await nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20).promise).stats).toBeUndefined();
+    // A file read through a symlink is stated as the file read (its fstat), not as the link.
+    const throughLink = await nativeAddon()!.scan([path.join(folder, "link.txt")], "x", false, 9, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, Uint8Array.of(1)).promise;
+    expect(entryStatsOf(throughLink.stats!)).toEqual(lstatEntries([path.join(folder, "a.txt")]));
     expect(() => nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, new Uint8Array(2))).toThrow(/one value per path/);
+  });
+
+  test("answers a scan that had its hits as done when the deadline ends its stating, the rest left unstated", async () => {
+    const file = path.join(base, "stated", "a.txt");
+    // One file to read, then 200,000 paths to state: far more than the 100 ms the deadline leaves.
+    const paths = [file, ...Array.from({ length: 200_000 }, () => file)];
+    const read = new Uint8Array(paths.length);
+    read[0] = 1;
+    const reply = await nativeAddon()!.scan(paths, "x", false, 1, 1, Date.now() + 100, 8000, 1 << 20, [], undefined, read).promise;
+    expect(reply.stopped).toBe(0);
+    expect(reply.hits.length / NATIVE_HIT_STRIDE).toBe(1);
+    const stated = entryStatsOf(reply.stats!);
+    expect(stated[0]).toBeDefined();
+    expect(stated.filter((stat) => stat === undefined).length).toBeGreaterThan(0);
   });
 });

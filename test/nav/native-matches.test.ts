@@ -82,6 +82,12 @@ describe("matches made from a native literal scan", () => {
     expect(matches.files().map((file) => file.path)).toEqual(["f0.py", "f1.py", "f2.py", "f3.py"]);
   });
 
+  test("tells an empty name from the name after it, which starts where it does", () => {
+    const reply = replyOf([{ length: 9, lines: [[1, 0, "ab", ""], [2, 0, "ab", "foo"], [3, 0, "ab", ""]] }, { length: 5, lines: [[1, 0, "ab", "foo"]] }]);
+    const symbols = nativeMatches(listed([9, 5]), [0, 1], reply, 10)!.build((_path, _line, _column, _text, symbol) => symbol);
+    expect(symbols).toEqual(["", "foo", "", "foo"]);
+  });
+
   test("cuts within a file, and ignores files after the limit, even those no thread read", () => {
     const reply = replyOf([{ length: 9, lines: [[1, 0, "ab"], [2, 0, "ab"], [3, 0, "ab"]] }, { length: -2 }]);
     const matches = nativeMatches(listed([9, 9]), [0, 1], reply, 2)!;
