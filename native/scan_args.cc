@@ -7,16 +7,22 @@
 
 namespace {
 
-// The typed array `name` of `object`, of `type`, with `length` elements; nullptr when it is not one.
-void* TypedArray(napi_env env, napi_value object, const char* name, napi_typedarray_type type, size_t length) {
-  napi_value value;
+// True when `value` is a typed array of `type` with `length` elements, its data in `data`.
+bool TypedArrayData(napi_env env, napi_value value, napi_typedarray_type type, size_t length, void** data) {
   bool is_typed = false;
   napi_typedarray_type actual;
   size_t elements = 0;
+  *data = nullptr;
+  if (napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return false;
+  if (napi_get_typedarray_info(env, value, &actual, &elements, data, nullptr, nullptr) != napi_ok || actual != type || elements != length) return false;
+  return *data != nullptr || length == 0;
+}
+
+// The data of the typed array `name` of `object` (see TypedArrayData); nullptr when it is not one.
+void* TypedArray(napi_env env, napi_value object, const char* name, napi_typedarray_type type, size_t length) {
+  napi_value value;
   void* data = nullptr;
-  if (napi_get_named_property(env, object, name, &value) != napi_ok || napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return nullptr;
-  if (napi_get_typedarray_info(env, value, &actual, &elements, &data, nullptr, nullptr) != napi_ok || actual != type || elements != length) return nullptr;
-  return data != nullptr || length == 0 ? data : nullptr;
+  return napi_get_named_property(env, object, name, &value) == napi_ok && TypedArrayData(env, value, type, length, &data) ? data : nullptr;
 }
 
 }  // namespace
@@ -42,15 +48,10 @@ bool ReadSpans(napi_env env, napi_value spans, Job& job) {
 }
 
 bool ReadMask(napi_env env, napi_value value, Job& job) {
-  napi_typedarray_type type;
-  size_t length = 0;
   void* data = nullptr;
-  bool is_typed = false;
-  if (napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed || napi_get_typedarray_info(env, value, &type, &length, &data, nullptr, nullptr) != napi_ok ||
-      type != napi_uint8_array || length != job.paths.size() || (length > 0 && data == nullptr)) {
-    return false;
-  }
-  job.read.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + length);
+  if (!TypedArrayData(env, value, napi_uint8_array, job.paths.size(), &data)) return false;
+  const uint8_t* mask = static_cast<const uint8_t*>(data);
+  job.read.assign(mask, mask + job.paths.size());
   // An empty mask would read every path: with no path, there is nothing to state either.
   if (job.read.empty()) job.read.push_back(0);
   return true;

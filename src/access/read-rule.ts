@@ -72,8 +72,6 @@ export class ReadRule {
   readonly repositoryRoot: string;
   /** True when ignore files above the root apply: the root is a folder of {@link repositoryRoot}. */
   readonly readsAbove: boolean;
-  // The ignore rules from the repository down to the root, the root's own .gitignore left out; read on first use.
-  #outer: readonly FolderRules[] | undefined;
 
   /** @throws TypeError when `repositoryRoot` is given and does not hold `root` */
   constructor(root: string, { secretFiles = DEFAULT_SECRET_FILES, repositoryRoot }: ReadRuleOptions = {}) {
@@ -194,7 +192,8 @@ export class ReadRule {
     let chain = this.#chains.get(folder);
     if (chain) return chain;
     const slash = folder.lastIndexOf("/");
-    const above = folder === "" ? (this.#outer ??= this.#fromRepository()) : this.#chainOf(slash === -1 ? "" : folder.slice(0, slash));
+    // The root's chain is kept like any other, so what applies from the repository above it is read once.
+    const above = folder === "" ? this.#fromRepository() : this.#chainOf(slash === -1 ? "" : folder.slice(0, slash));
     const rules = this.#rulesOf(folder);
     chain = rules ? [...above, { folder, rules }] : above;
     this.#chains.set(folder, chain);

@@ -89,7 +89,7 @@ export async function searchNatively(
     spansAt.push(named ? place.at : -1);
     spansLength.push(named ? place.length : 0);
   }
-  const fd = spansFile?.descriptor();
+  const fd = spansFile?.fd;
   const spans = fd === undefined ? undefined : { fd, at: Float64Array.from(spansAt), length: Int32Array.from(spansLength) };
   const wanted = request.limit + 1;
   const threads = Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));

@@ -58,13 +58,8 @@ export class SymbolPieces {
     this.#fd = undefined;
   }
 
-  /** The open file, while it is open. */
-  protected get fd(): number | undefined {
-    return this.#fd;
-  }
-
-  /** The open file's descriptor, for a native reader that reads it by position (undefined once closed). */
-  descriptor(): number | undefined {
+  /** The open file's descriptor, while it is open (a native reader reads it by position). */
+  get fd(): number | undefined {
     return this.#fd;
   }
 }
