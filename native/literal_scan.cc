@@ -11,15 +11,17 @@
 // every path and read only those marked 1 (the others answer -3): a walk then needs no `stat` of its own.
 // The promise resolves to
 //   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read, -3 only stated; then 1 if binary, else 0;
-//                         then its hits' count),
+//                         then its hits' count; then 1 if the path was a symlink, read through: the caller compares
+//                         its `stats` with the file it listed),
 //     hits: Int32Array   (per hit: path index, line (1-based), hit offset in the line in bytes,
 //                         line offset in `bytes`, line length in bytes, 1 if the line is all ASCII,
 //                         then its symbol's name offset in `names`, its length, and its kind: -2 not
 //                         named, -1 no symbol, 0 UTF-8, 1 ASCII),
 //     bytes: ArrayBuffer (the lines' bytes, each followed by a line feed, even one that had none),
 //     names: ArrayBuffer (the names' bytes, one after the other),
-//     stats: Float64Array (with `read`: per path, its stats as stat() gives them, stat_values.h: of the file
-//                         read, or of the path for one only stated; zeros for one neither read nor stated),
+//     stats: Float64Array (with `read`, or when a path was read through a symlink: per path, its stats as stat()
+//                         gives them, stat_values.h: of the file read, or of the path for one only stated; zeros
+//                         for one neither read nor stated),
 //     stopped: 0 | 1 | 2 | 3 (done, deadline passed, cancelled, more than maxLineBytes of lines) }.
 // `wanted` bounds the hits: once the files taken hold that many, no thread takes another file.
 // `maxLineBytes` bounds the lines' bytes kept: past it the scan stops, and answers no lines.
@@ -78,11 +80,14 @@ napi_value Answer(napi_env env, Job& job) {
   const bool fits = total_bytes + total_names <= job.max_line_bytes && total_bytes <= kMaxAnswerBytes && total_names <= kMaxAnswerBytes;
   if (!fits) job.Stop(kTooManyLines);
   const bool with_lines = fits && job.stopped.load() != kTooManyLines;
-  files.reserve(job.results.size() * 3);
+  files.reserve(job.results.size() * 4);
+  bool any_link = false;
   for (const FileResult& result : job.results) {
     files.push_back(result.length);
     files.push_back(result.binary);
     files.push_back(with_lines ? static_cast<int32_t>(result.hits.size() / kHitStride) : 0);
+    files.push_back(result.via_link);
+    any_link = any_link || result.via_link != 0;
   }
   void* bytes_data = nullptr;
   void* names_data = nullptr;
@@ -110,7 +115,7 @@ napi_value Answer(napi_env env, Job& job) {
   napi_set_named_property(env, out, "hits", hits_array);
   napi_set_named_property(env, out, "bytes", bytes);
   napi_set_named_property(env, out, "names", names);
-  if (!job.read.empty()) {
+  if (!job.read.empty() || any_link) {
     void* stats_data = nullptr;
     napi_value stats_buffer, stats;
     if (napi_create_arraybuffer(env, job.results.size() * kStatStride * sizeof(double), &stats_data, &stats_buffer) != napi_ok) return nullptr;

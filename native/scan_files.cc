@@ -25,9 +25,15 @@ double NowMs() {
 
 // Reads the whole file into `buffer`; its length, or -1. Only a regular file is read: a path
 // replaced by a FIFO since the walk must not block a thread (O_NONBLOCK opens it at once). Its
-// stats go to `stat` (stat_values.h).
-int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* stat) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+// stats go to `stat` (stat_values.h). A symlink is opened through only after an open that does not
+// follow one failed on it, and `via_link` says so: the caller then compares what it leads to with
+// the file the walk listed, since a path can become a link to a refused file after the walk.
+int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* stat, int32_t* via_link) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0 && errno == ELOOP) {
+    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    *via_link = 1;
+  }
   if (fd < 0) return -1;
   struct stat info;
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -70,7 +76,7 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
   FileResult& result = job.results[index];
   int64_t length = -1;
   try {
-    length = ReadWhole(job.paths[index], buffer, result.stat);
+    length = ReadWhole(job.paths[index], buffer, result.stat, &result.via_link);
   } catch (const std::bad_alloc&) {
     // A file too large to hold is one that cannot be read.
   }

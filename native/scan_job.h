@@ -41,6 +41,8 @@ struct FileResult {
   // -3 when the scan was asked only for the file's stats (see Job::read).
   int32_t length = -2;
   int32_t binary = 0;
+  // 1 when the path was a symlink, read through (see ReadWhole in scan_files.cc).
+  int32_t via_link = 0;
   std::vector<int32_t> hits;  // kHitStride values per hit, the line offset relative to `lines`, the name's to `names`
   std::string lines;
   std::string names;

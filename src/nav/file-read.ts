@@ -8,25 +8,71 @@ import { pathUnder, type SearchFile } from "./text-scan.ts";
 // Non-blocking, so that a path replaced by a FIFO since the walk opens at once (its read then
 // fails) instead of blocking the thread until something writes to it; a regular file reads as usual.
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+// A listed path is first opened without following a symlink (where the system can say so).
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/** What a read of a listed file gives: its bytes, or `null` when it cannot be read; `changed` as described where it is made. */
+export interface SearchBytes {
+  readonly bytes: Buffer | null;
+  readonly changed: boolean;
+}
+
+const UNREADABLE: SearchBytes = { bytes: null, changed: false };
+// A symlink that does not lead to the file listed: nothing of it is read, and the caller reports it changed for the read rule to judge.
+const LINK_CHANGED: SearchBytes = { bytes: null, changed: true };
+
+/**
+ * Opens a listed file: a descriptor, or a read's answer when there is nothing to read. A symlink is
+ * opened through only after an open that does not follow links failed on it, and kept only when it
+ * leads to the file the list describes (size, mtime, and ctime when the list has it): a path can
+ * become a link to a refused file (`.env`) after the walk, and must not be read then.
+ */
+function openListed(absolute: string, file: SearchFile): number | SearchBytes {
+  try {
+    return fs.openSync(absolute, READ_FLAGS | NO_FOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") return UNREADABLE;
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(absolute, READ_FLAGS);
+  } catch {
+    return UNREADABLE;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.size === file.size && stat.mtimeMs === file.mtimeMs && (file.ctimeMs === undefined || stat.ctimeMs === file.ctimeMs)) return fd;
+  } catch {
+    // Not stated: not known to be the file listed.
+  }
+  fs.closeSync(fd);
+  return LINK_CHANGED;
+}
 
 /**
  * A file's bytes for a search, or `null` when it cannot be read; `changed`
  * when its size on disk is not the index's (the caller reports it, and the
- * bytes are of the file as it is now).
+ * bytes are of the file as it is now), or when it is a symlink that no longer
+ * leads to the file listed (then no bytes: see {@link openListed}).
  */
-export function readSearchBytes(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
+export function readSearchBytes(root: string, file: SearchFile): SearchBytes {
+  const fd = openListed(pathUnder(root, file.path), file);
+  if (typeof fd !== "number") return fd;
   try {
-    const bytes = fs.readFileSync(pathUnder(root, file.path), { flag: READ_FLAGS });
+    const bytes = fs.readFileSync(fd);
     return { bytes, changed: bytes.length !== file.size };
   } catch {
-    return { bytes: null, changed: false };
+    return UNREADABLE;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
 /**
  * Reads files into one reused buffer (the bytes are valid until the next read):
  * no buffer per file for the garbage collector, and no `fstat`, since the index
- * knows each size. A file that is no longer that size is read again whole.
+ * knows each size (but for a symlink, see {@link openListed}). A file that is
+ * no longer that size is read again whole.
  */
 export class ScratchReader {
   #buffer: Buffer;
@@ -36,20 +82,16 @@ export class ScratchReader {
   }
 
   /** The file's bytes (valid until the next read), or `null` when it cannot be read; `changed` as for {@link readSearchBytes}. */
-  read(root: string, file: SearchFile): { readonly bytes: Buffer | null; readonly changed: boolean } {
+  read(root: string, file: SearchFile): SearchBytes {
     if (this.#buffer.length < file.size + 1) this.#buffer = Buffer.allocUnsafe(file.size + 1);
-    let fd: number;
-    try {
-      fd = fs.openSync(pathUnder(root, file.path), READ_FLAGS);
-    } catch {
-      return { bytes: null, changed: false };
-    }
+    const fd = openListed(pathUnder(root, file.path), file);
+    if (typeof fd !== "number") return fd;
     let length = 0;
     try {
       // One byte more than the index's size shows a file that grew.
       for (let read = -1; read !== 0 && length < file.size + 1; length += read) read = fs.readSync(fd, this.#buffer, length, file.size + 1 - length, length);
     } catch {
-      return { bytes: null, changed: false };
+      return UNREADABLE;
     } finally {
       fs.closeSync(fd);
     }

@@ -48,13 +48,20 @@ export function entryStatsOf(values: Float64Array): (EntryStat | undefined)[] {
   return statsOf(values, (size, mtimeMs, ctimeMs, kind) => ({ kind, size, mtimeMs, ctimeMs }));
 }
 
+/** The stats of entry `index` in the addon's answer, as {@link entryStatsOf} gives them. */
+export function entryStatAt(values: Float64Array, index: number): EntryStat | undefined {
+  return statAt(values, index * STRIDE, (size, mtimeMs, ctimeMs, kind) => ({ kind, size, mtimeMs, ctimeMs }));
+}
+
 function statsOf<T>(values: Float64Array, make: (size: number, mtimeMs: number, ctimeMs: number, kind: EntryKind) => T): (T | undefined)[] {
   const stats: (T | undefined)[] = new Array(values.length / STRIDE);
-  for (let index = 0, at = 0; index < stats.length; index++, at += STRIDE) {
-    // Milliseconds from seconds and nanoseconds as Node computes them, so the figures are equal to its own.
-    stats[index] = values[at] === 1 ? make(values[at + 1]!, values[at + 2]! * 1e3 + values[at + 3]! / 1e6, values[at + 4]! * 1e3 + values[at + 5]! / 1e6, KINDS[values[at + 6]!] ?? "other") : undefined;
-  }
+  for (let index = 0, at = 0; index < stats.length; index++, at += STRIDE) stats[index] = statAt(values, at, make);
   return stats;
+}
+
+function statAt<T>(values: Float64Array, at: number, make: (size: number, mtimeMs: number, ctimeMs: number, kind: EntryKind) => T): T | undefined {
+  // Milliseconds from seconds and nanoseconds as Node computes them, so the figures are equal to its own.
+  return values[at] === 1 ? make(values[at + 1]!, values[at + 2]! * 1e3 + values[at + 3]! / 1e6, values[at + 4]! * 1e3 + values[at + 5]! / 1e6, KINDS[values[at + 6]!] ?? "other") : undefined;
 }
 
 function statSync(file: string): FileStat | undefined {

@@ -7,7 +7,11 @@ import { fileURLToPath } from "node:url";
 
 /** What one native scan found (see native/literal_scan.cc for the layout). */
 export interface NativeScanReply {
-  /** Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read, -3: only stated, see `read`), 1 when the file looks binary, and how many of `hits` are its. */
+  /**
+   * Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read, -3: only stated, see `read`),
+   * 1 when the file looks binary, how many of `hits` are its, and 1 when the path was a symlink, read through (an open that
+   * does not follow links failed on it first): `stats` then says what it led to.
+   */
   readonly files: Int32Array;
   /**
    * Per hit, {@link NATIVE_HIT_STRIDE} values: file, line (1-based), hit offset in the line's bytes, line offset in `bytes`,
@@ -19,14 +23,17 @@ export interface NativeScanReply {
   readonly bytes: ArrayBuffer;
   /** The bytes of the names of the hits' symbols, one after the other (a run of hits in one symbol shares one). */
   readonly names: ArrayBuffer;
-  /** With `read`: per path, {@link NATIVE_STAT_STRIDE} values as {@link NativeAddon.stat} gives them with `noFollow`, but of the file itself for one read (its `fstat`); all 0 for one neither read nor stated. */
+  /**
+   * With `read`, or when a path was read through a symlink: per path, {@link NATIVE_STAT_STRIDE} values as {@link NativeAddon.stat}
+   * gives them with `noFollow`, but of the file itself for one read (its `fstat`); all 0 for one neither read nor stated.
+   */
   readonly stats?: Float64Array;
   /** 0: done; 1: the deadline passed; 2: cancelled; 3: the lines came to more than `maxLineBytes` (no lines or hits are sent then). */
   readonly stopped: 0 | 1 | 2 | 3;
 }
 
 /** The number of values per file in {@link NativeScanReply.files}. */
-export const NATIVE_FILE_STRIDE = 3;
+export const NATIVE_FILE_STRIDE = 4;
 
 /** The number of values per hit in {@link NativeScanReply.hits}. */
 export const NATIVE_HIT_STRIDE = 9;
@@ -48,7 +55,7 @@ export interface NativeSpans {
 export const NATIVE_STAT_STRIDE = 7;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 7;
+export const ADDON_VERSION = 8;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {

@@ -6,7 +6,7 @@
 import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, NATIVE_NAME, type NativeScanReply } from "./native-addon.ts";
 import type { TextMatches } from "./search-matches.ts";
 import { lineText, type SearchFile } from "./text-scan.ts";
-import { entryStatsOf, type EntryStat } from "./file-stats.ts";
+import { entryStatAt, entryStatsOf, type EntryStat } from "./file-stats.ts";
 
 // Values per run of one file's matches in `runs`: the file's index, the first match, how many, and whether they are named.
 const RUN = 4;
@@ -46,6 +46,12 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     hit += hits;
     if (length === -1) continue;
     const index = indexes[at]!;
+    // A symlink the scan read through counts only when it led to the file the walk listed (it may have become a
+    // link to a refused file since): otherwise it is reported changed, for the rule to judge, and nothing of it is kept.
+    if (counts[at * FILE_STRIDE + 3] === 1 && !listedAs(reply.stats, at, files[index]!)) {
+      changed.push(files[index]!.path);
+      continue;
+    }
     const sameSize = length === files[index]!.size;
     if (!sameSize) changed.push(files[index]!.path);
     if (counts[at * FILE_STRIDE + 1] === 1) continue;
@@ -147,6 +153,12 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
       return built;
     },
   };
+}
+
+// Whether the scan's stats of path `at` are the listed file's size, mtime and, when the list has it, ctime.
+function listedAs(stats: Float64Array | undefined, at: number, file: SearchFile): boolean {
+  const stat = stats && entryStatAt(stats, at);
+  return stat !== undefined && stat.size === file.size && stat.mtimeMs === file.mtimeMs && (file.ctimeMs === undefined || stat.ctimeMs === file.ctimeMs);
 }
 
 /**

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { globMatcher } from "./file-rules.ts";
 import { lineRegex, searchLiterals } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
@@ -37,13 +38,14 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   if (symbols) return searchSymbols(context, request, glob);
   let result = await searchWhileWalking(context, request);
   if ("error" in result) return { error: result.error };
-  let refused = await recordChanged(context, result.changed);
+  let { refused, links } = await recordChanged(context, result.changed);
   // One that changed into what the read rule refuses is no longer listed: the search runs again without it, so that
-  // the limit and `truncated` hold. (Its matches are left out should another have changed so meanwhile.)
-  if (refused.size > 0) {
+  // the limit and `truncated` hold. (Its matches are left out should another have changed so meanwhile.) A changed
+  // symlink was not read (see openListed in file-read.ts): the search runs again to read what it leads to now.
+  if (refused.size > 0 || links) {
     result = await searchWhileWalking(context, request);
     if ("error" in result) return { error: result.error };
-    refused = await recordChanged(context, result.changed);
+    ({ refused } = await recordChanged(context, result.changed));
   }
   const spansByPath = new Map<string, SymbolSpans>();
   // Records the index holds (in memory or in the disk cache) first, without a promise or a lookup by path each
@@ -77,11 +79,24 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 }
 
 // Files the scan found changed on disk are analysed again (the others are trusted without a stat); those that
-// changed into what the read rule refuses since the walk (a link to `.env`) have no record: their paths.
-async function recordChanged(context: NavContext, changed: readonly string[]): Promise<Set<string>> {
+// changed into what the read rule refuses since the walk (a link to `.env`) have no record: their paths. `links`
+// when one the rule still allows is a symlink now, which the search did not read.
+async function recordChanged(context: NavContext, changed: readonly string[]): Promise<{ refused: Set<string>; links: boolean }> {
   const refused = new Set<string>();
-  for (const path of changed) if (!(await context.index.record(path))) refused.add(path);
-  return refused;
+  let links = false;
+  for (const path of changed) {
+    if (!(await context.index.record(path))) refused.add(path);
+    else links ||= isSymlink(context.index.absolute(path));
+  }
+  return { refused, links };
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -145,8 +160,8 @@ function searchTrigrams(request: TextSearchRequest): Uint32Array | undefined {
 function sameFiles(a: readonly SearchFile[], b: readonly SearchFile[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) {
-    const x = a[index]! as SearchFile & { readonly ctimeMs?: number };
-    const y = b[index]! as SearchFile & { readonly ctimeMs?: number };
+    const x = a[index]!;
+    const y = b[index]!;
     if (x.path !== y.path || x.size !== y.size || x.mtimeMs !== y.mtimeMs || x.ctimeMs !== y.ctimeMs) return false;
   }
   return true;

@@ -6,6 +6,8 @@ export interface FileShare {
   readonly paths: readonly string[];
   readonly sizes: Float64Array;
   readonly mtimes: Float64Array;
+  /** Each file's ctime, NaN where the list has none. */
+  readonly ctimes: Float64Array;
   /** Each file's index in the whole list (the shares interleave), in increasing order. */
   readonly indexes: Int32Array;
 }
@@ -33,7 +35,7 @@ export function partitionFiles(files: readonly SearchFile[], workers: number): F
   } else {
     lengths[0] = files.length;
   }
-  const shares = lengths.map((length) => ({ paths: new Array<string>(length), sizes: new Float64Array(length), mtimes: new Float64Array(length), indexes: new Int32Array(length) }));
+  const shares = lengths.map((length) => ({ paths: new Array<string>(length), sizes: new Float64Array(length), mtimes: new Float64Array(length), ctimes: new Float64Array(length), indexes: new Int32Array(length) }));
   const filled = new Array<number>(count).fill(0);
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
@@ -43,6 +45,7 @@ export function partitionFiles(files: readonly SearchFile[], workers: number): F
     share.paths[at] = file.path;
     share.sizes[at] = file.size;
     share.mtimes[at] = file.mtimeMs;
+    share.ctimes[at] = file.ctimeMs ?? Number.NaN;
     share.indexes[at] = index;
   }
   return shares;

@@ -24,6 +24,8 @@ export interface SearchFile {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** When the list knows it (a walk's files, the disk cache's): a symlink read through must lead to a file with this ctime too. */
+  readonly ctimeMs?: number;
 }
 
 /** Where a file of the repository at `root` (a real absolute path) is: joined by hand, which is much cheaper than `path.join` for 50,000 files. */

@@ -152,6 +152,57 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
     }
   });
 
+  // The search's reads, whichever reads the files: the addon's scan (where it is built), or this thread (without it).
+  const readers = [
+    { reader: "the addon's scan or this thread", addon: undefined },
+    { reader: "this thread's reads", addon: "0" },
+  ] as const;
+
+  test.each(readers)("is not searched through a file the walk listed that became a link to a secret of exactly its size ($reader)", async ({ addon }) => {
+    const secret = "API_TOKEN=ENV_MARKER\n";
+    const swapped = join(repo, "same-size.txt");
+    writeFileSync(swapped, `${"-".repeat(secret.length - 1)}\n`);
+    const before = process.env.RLMKIT_NATIVE_ADDON;
+    if (addon) process.env.RLMKIT_NATIVE_ADDON = addon;
+    const tools = await createNavTools(repo, { cacheDir: false });
+    try {
+      // The walk lists it as a regular file of the secret's size; no search has read it yet.
+      expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "same-size.txt" })]) });
+      unlinkSync(swapped);
+      symlinkSync(".env", swapped);
+      expect(await tools.search("ENV_MARKER")).toEqual({ matches: [], truncated: false });
+      expect(await tools.search("API_TOKEN", { regex: true })).toEqual({ matches: [], truncated: false });
+      expect(await tools.read("same-size.txt")).toMatchObject({ refused: "secret" });
+    } finally {
+      if (before === undefined) delete process.env.RLMKIT_NATIVE_ADDON;
+      else process.env.RLMKIT_NATIVE_ADDON = before;
+      unlinkSync(swapped);
+      await tools.close();
+    }
+  });
+
+  test.each(readers)("searches what a listed link leads to now, after its target changed since the walk ($reader)", async ({ addon }) => {
+    const target = join(repo, "src/target.ts");
+    const link = join(repo, "target-link.ts");
+    writeFileSync(target, "export const before = 1;\n");
+    symlinkSync("src/target.ts", link);
+    const before = process.env.RLMKIT_NATIVE_ADDON;
+    if (addon) process.env.RLMKIT_NATIVE_ADDON = addon;
+    const tools = await createNavTools(repo, { cacheDir: false });
+    try {
+      expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "target-link.ts" })]) });
+      writeFileSync(target, "export const after = 'CHANGED_MARKER';\n");
+      const found = (await tools.search("CHANGED_MARKER")) as { matches: { path: string }[] };
+      expect(found.matches.map((match) => match.path).sort()).toEqual(["src/target.ts", "target-link.ts"]);
+    } finally {
+      if (before === undefined) delete process.env.RLMKIT_NATIVE_ADDON;
+      else process.env.RLMKIT_NATIVE_ADDON = before;
+      unlinkSync(link);
+      unlinkSync(target);
+      await tools.close();
+    }
+  });
+
   test("is not listed from a kept listing that names it (one made under another rule, or forged)", () => {
     const rule = new ReadRule(repo);
     const walk = walkRepository(repo, rule);

@@ -293,11 +293,18 @@ describe.skipIf(!nativeAddon())("the native addon's scan that states every path"
     const expected = lstatEntries(paths);
     expect(stated).toEqual(expected);
     expect(stated.map((stat) => stat?.kind)).toEqual(["file", "file", "file", "file", "symlink", "directory", undefined]);
-    // Without `read`, no stats.
-    expect((await nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20).promise).stats).toBeUndefined();
-    // A file read through a symlink is stated as the file read (its fstat), not as the link.
-    const throughLink = await nativeAddon()!.scan([path.join(folder, "link.txt")], "x", false, 9, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, Uint8Array.of(1)).promise;
-    expect(entryStatsOf(throughLink.stats!)).toEqual(lstatEntries([path.join(folder, "a.txt")]));
+    // Without `read`, and no path read through a symlink, no stats.
+    const noLinks = paths.filter((file) => !file.endsWith("link.txt"));
+    const plain = await nativeAddon()!.scan(noLinks, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20).promise;
+    expect(plain.stats).toBeUndefined();
+    expect([...plain.files].filter((_, index) => index % NATIVE_FILE_STRIDE === 3)).toEqual(noLinks.map(() => 0));
+    // A file read through a symlink is stated as the file read (its fstat), not as the link, and said to be read so:
+    // with `read` or without it.
+    for (const mask of [Uint8Array.of(1), undefined]) {
+      const throughLink = await nativeAddon()!.scan([path.join(folder, "link.txt")], "x", false, 9, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, mask).promise;
+      expect([...throughLink.files]).toEqual([4, 0, 1, 1]);
+      expect(entryStatsOf(throughLink.stats!)).toEqual(lstatEntries([path.join(folder, "a.txt")]));
+    }
     expect(() => nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, new Uint8Array(2))).toThrow(/one value per path/);
   });
 

@@ -5,7 +5,7 @@
  * path with the JavaScript scan.)
  */
 import { describe, expect, test } from "vitest";
-import { NATIVE_NAME, type NativeScanReply } from "../../src/nav/native-addon.ts";
+import { NATIVE_NAME, NATIVE_STAT_STRIDE, type NativeScanReply } from "../../src/nav/native-addon.ts";
 import { lineRegex, type LineRegex } from "../../src/nav/line-regex.ts";
 import { nativeMatches } from "../../src/nav/native-matches.ts";
 import { compileLinePattern, type SearchFile } from "../../src/nav/text-scan.ts";
@@ -17,6 +17,8 @@ interface Seen {
   readonly length: number;
   readonly binary?: boolean;
   readonly lines?: readonly (readonly [number, number, string, (string | null)?])[];
+  /** Read through a symlink, to a file of this size, mtime and ctime (milliseconds). */
+  readonly viaLink?: readonly [number, number, number];
 }
 
 // The answer the addon gives for these files, in its layout (native/literal_scan.cc).
@@ -28,8 +30,14 @@ function replyOf(seen: readonly Seen[]): NativeScanReply {
   let offset = 0;
   let nameOffset = 0;
   const ascii = (text: string) => /^[\x00-\x7f]*$/.test(text);
+  const stats = seen.some((file) => file.viaLink) ? new Float64Array(seen.length * NATIVE_STAT_STRIDE) : undefined;
   seen.forEach((file, index) => {
-    files.push(file.length, file.binary ? 1 : 0, file.lines?.length ?? 0);
+    files.push(file.length, file.binary ? 1 : 0, file.lines?.length ?? 0, file.viaLink ? 1 : 0);
+    if (file.viaLink && stats) {
+      const [size, mtimeMs, ctimeMs] = file.viaLink;
+      // Seconds and nanoseconds, as stat() gives them; a regular file.
+      stats.set([1, size, Math.floor(mtimeMs / 1e3), (mtimeMs % 1e3) * 1e6, Math.floor(ctimeMs / 1e3), (ctimeMs % 1e3) * 1e6, 1], index * NATIVE_STAT_STRIDE);
+    }
     for (const [line, hit, text, name] of file.lines ?? []) {
       const bytes = Buffer.from(text, "utf8");
       hits.push(index, line, hit, offset, bytes.length, ascii(text) ? 1 : 0);
@@ -47,7 +55,7 @@ function replyOf(seen: readonly Seen[]): NativeScanReply {
   const bytes = Buffer.concat(chunks);
   const names = Buffer.concat(nameChunks);
   const own = (buffer: Buffer) => buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.length) as ArrayBuffer;
-  return { files: Int32Array.from(files), hits: Int32Array.from(hits), bytes: own(bytes), names: own(names), stopped: 0 };
+  return { files: Int32Array.from(files), hits: Int32Array.from(hits), bytes: own(bytes), names: own(names), ...(stats ? { stats } : {}), stopped: 0 };
 }
 
 const listed = (sizes: readonly number[]): SearchFile[] => sizes.map((size, index) => ({ path: `f${index}.py`, size, mtimeMs: 0 }));
@@ -93,6 +101,24 @@ describe("matches made from a native literal scan", () => {
     const matches = nativeMatches(listed([9, 9]), [0, 1], reply, 2)!;
     expect(matches).toMatchObject({ count: 2, truncated: true, searchedFiles: 1 });
     expect(rows(matches)).toEqual(["f0.py:1:1:ab", "f0.py:2:1:ab"]);
+  });
+
+  test("keeps a file read through a symlink only when it led to the file listed; reports the others changed, and keeps nothing of them", () => {
+    const file = (path: string, ctimeMs?: number): SearchFile => ({ path, size: 5, mtimeMs: 1_700_000_000_123, ...(ctimeMs === undefined ? {} : { ctimeMs }) });
+    const files = [file("same.py", 1_700_000_000_456), file("other-mtime.py", 1_700_000_000_456), file("other-ctime.py", 1_700_000_000_456), file("no-ctime.py"), file("regular.py")];
+    const reply = replyOf([
+      { length: 5, lines: [[1, 0, "ab"]], viaLink: [5, 1_700_000_000_123, 1_700_000_000_456] },
+      { length: 5, lines: [[1, 0, "SECRET"]], viaLink: [5, 1_700_000_000_999, 1_700_000_000_456] },
+      { length: 5, lines: [[1, 0, "SECRET"]], viaLink: [5, 1_700_000_000_123, 1_700_000_000_999] },
+      { length: 5, lines: [[1, 0, "ab"]], viaLink: [5, 1_700_000_000_123, 1_700_000_000_999] },
+      { length: 5, lines: [[1, 0, "ab"]] },
+    ]);
+    const matches = nativeMatches(files, [0, 1, 2, 3, 4], reply, 10)!;
+    expect(matches).toMatchObject({ count: 3, searchedFiles: 3, changed: ["other-mtime.py", "other-ctime.py"] });
+    expect(matches.build((path, _line, _column, text) => `${path}:${text}`)).toEqual(["same.py:ab", "no-ctime.py:ab", "regular.py:ab"]);
+    // Without the stats the link cannot be judged: changed.
+    const { stats: _, ...unstated } = replyOf([{ length: 5, lines: [[1, 0, "SECRET"]], viaLink: [5, 1_700_000_000_123, 1_700_000_000_456] }]);
+    expect(nativeMatches([files[0]!], [0], unstated as NativeScanReply, 10)).toMatchObject({ count: 0, changed: ["same.py"] });
   });
 
   test("is null when a file before the limit was read by no thread (the caller scans it otherwise)", () => {

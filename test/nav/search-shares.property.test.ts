@@ -50,6 +50,7 @@ describe("sharing the files out and merging the matches", () => {
               expect(share.paths[at]).toBe(list[index]!.path);
               expect(share.sizes[at]).toBe(list[index]!.size);
               expect(share.mtimes[at]).toBe(list[index]!.mtimeMs);
+              expect(share.ctimes[at]).toBe(list[index]!.ctimeMs ?? Number.NaN);
             });
           }
           const merged = mergeMatches(list, shares.map((share) => reply(files, share.indexes, limit + 1)), limit);
