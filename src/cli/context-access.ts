@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
+import { enclosingRepository } from "../access/enclosing-repository.ts";
 import { ReadRule } from "../access/read-rule.ts";
 import { parseSecretFiles } from "../access/secret-files.ts";
 import { isInside } from "../nav/path-safety.ts";
@@ -22,7 +23,10 @@ export function checkContextFile(file: string, repo: string, secretFiles: string
     return; // reading it reports what is missing
   }
   if (!isInside(root, absolute)) return;
-  const rule = new ReadRule(root, secretFiles !== undefined ? { secretFiles: parseSecretFiles(secretFiles) } : {});
+  const secrets = secretFiles !== undefined ? parseSecretFiles(secretFiles) : undefined;
+  // Under the ignore files of the git repository the folder lies in too, as the nav tools read it.
+  const outer = enclosingRepository(root);
+  const rule = new ReadRule(root, { ...(secrets !== undefined ? { secretFiles: secrets } : {}), ...(outer !== undefined ? { repositoryRoot: outer } : {}) });
   const refusal = rule.refusal(relative(root, absolute).split(sep).join("/"));
   if (refusal) throw new CliError(`--context ${file}: ${refusal.message}. To send it to the model anyway, pipe it in: --context - < ${file}`);
 }

@@ -19,14 +19,19 @@ export async function loadNavTools(repo: string, secretFiles?: string): Promise<
 /**
  * Opens a repository for navigation (kept open until {@link closeNavTools}); a
  * one-line {@link CliError} when it cannot be. `secretFiles` is the config value
- * (comma-separated globs, or `none`); default: the built-in list.
+ * (comma-separated globs, or `none`); default: the built-in list. A folder inside
+ * a git repository is read under that repository's ignore files too (see
+ * `enclosingRepository`), and so is a folder of it given with `repositoryRoot`.
  */
 export async function openNav(repo: string, secretFiles?: string, repositoryRoot?: string): Promise<NavTools> {
   let nav: NavTools;
   try {
-    // The index and its tree-sitter grammars load only when a repository is opened.
+    const secrets = secretFiles !== undefined ? parseSecretFiles(secretFiles) : undefined;
+    // The read rule, the index and its tree-sitter grammars load only when a repository is opened.
+    const { enclosingRepository } = await import("../access/enclosing-repository.ts");
+    const outer = enclosingRepository(repositoryRoot ?? repo) ?? repositoryRoot;
     const { createNavTools } = await import("../nav/create-nav-tools.ts");
-    nav = await createNavTools(repo, { ...(secretFiles !== undefined ? { secretFiles: parseSecretFiles(secretFiles) } : {}), ...(repositoryRoot !== undefined ? { repositoryRoot } : {}) });
+    nav = await createNavTools(repo, { ...(secrets !== undefined ? { secretFiles: secrets } : {}), ...(outer !== undefined ? { repositoryRoot: outer } : {}) });
   } catch (error) {
     throw new CliError(`cannot open the repository ${repo} for navigation: ${(error as Error).message}`, { cause: error });
   }
