@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { exclusionsFileOf, globalExcludesFile, readText } from "./git-files.ts";
 
 /** The rules of one ignore file above a root, and how a path below the root reads from that file's folder. */
 export interface OuterRules {
@@ -41,23 +42,51 @@ export function outerIgnores(repository: string, root: string): OuterRules[] {
   const below = path.relative(repository, path.resolve(root));
   if (below === "") return [];
   const segments = below.split(path.sep);
-  const outer: OuterRules[] = [];
-  const add = (file: string, depth: number): void => {
+  const outer = repositoryIgnores(repository, root);
+  for (let depth = 0; depth < segments.length; depth++) {
+    const file = path.join(repository, ...segments.slice(0, depth), ".gitignore");
     const text = readText(file);
-    if (text === undefined) return;
-    outer.push({ prefix: `${segments.slice(depth).join("/")}/`, rules: ignore().add(text), file: path.relative(root, file).split(path.sep).join("/") });
-  };
-  add(path.join(repository, ".git", "info", "exclude"), 0);
-  for (let depth = 0; depth < segments.length; depth++) add(path.join(repository, ...segments.slice(0, depth), ".gitignore"), depth);
+    if (text !== undefined) outer.push({ prefix: `${segments.slice(depth).join("/")}/`, rules: ignore().add(text), file: path.relative(root, file).split(path.sep).join("/") });
+  }
   return outer;
 }
 
-/** A file's text, or undefined when it cannot be read (most folders have no `.gitignore`: asking first is cheaper than a failed read). */
-export function readText(file: string): string | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+/** How the ignore files that apply to a whole repository, besides its `.gitignore` files, are named in a refusal (no host path). */
+export const GLOBAL_EXCLUDES_NAME = "git's global excludes file (core.excludesFile)";
+
+/**
+ * The ignore rules that apply to the whole of `repository` besides its `.gitignore` files, weakest
+ * first, as a path of `root` (the repository's root or a folder of it) reads them: git's global
+ * excludes file, then the repository's exclusions (`.git/info/exclude`, or a worktree's in its main
+ * repository's git folder). Each tests a path from the repository's root, as git does.
+ */
+export function repositoryIgnores(repository: string, root: string): OuterRules[] {
+  const below = path.relative(repository, path.resolve(root));
+  const prefix = below === "" ? "" : `${below.split(path.sep).join("/")}/`;
+  const rules: OuterRules[] = [];
+  const global = globalExcludesFile(repository);
+  const globalText = global === undefined ? undefined : readText(global);
+  if (globalText !== undefined) rules.push({ prefix, rules: ignore().add(globalText), file: GLOBAL_EXCLUDES_NAME });
+  const exclusions = exclusionsFileOf(repository);
+  const exclusionsText = exclusions === undefined ? undefined : readText(exclusions);
+  if (exclusions !== undefined && exclusionsText !== undefined) rules.push({ prefix, rules: ignore().add(exclusionsText), file: exclusionsName(repository, root, exclusions) });
+  return rules;
 }
+
+// The exclusions file as a refusal names it: relative to the root when it is the repository's own `.git/info/exclude`, else as git's `info/exclude`.
+function exclusionsName(repository: string, root: string, file: string): string {
+  return file === path.join(repository, ".git", "info", "exclude") ? path.relative(path.resolve(root), file).split(path.sep).join("/") : "the repository's info/exclude (in its git folder)";
+}
+
+/**
+ * The texts of the ignore files that apply to `root` but lie outside the work tree (git's global
+ * excludes file, and a worktree's exclusions in another git folder), joined: what a kept listing of
+ * a walk must have been made under (see walk-listing.ts), since it watches only files inside the root.
+ */
+export function ignoresOutside(root: string): string {
+  const global = globalExcludesFile(root);
+  const exclusions = exclusionsFileOf(root);
+  const elsewhere = exclusions !== undefined && exclusions !== path.join(root, ".git", "info", "exclude") ? readText(exclusions) : undefined;
+  return `${(global && readText(global)) ?? ""}\0${elsewhere ?? ""}`;
+}
+

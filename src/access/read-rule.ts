@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
-import { outerIgnores, owningRepository, readText } from "./outer-ignores.ts";
+import { readText } from "./git-files.ts";
+import { outerIgnores, owningRepository, repositoryIgnores } from "./outer-ignores.ts";
 import { DEFAULT_SECRET_FILES } from "./secret-files.ts";
 
 /** Options of {@link ReadRule}. */
@@ -34,7 +35,7 @@ export interface ReadRefusal {
  * Changes whenever what the rule refuses changes (a pattern's meaning, a new kind of refusal): a walk's
  * listing kept under another version is not used (see walk-listing.ts).
  */
-export const READ_RULE_VERSION = 3;
+export const READ_RULE_VERSION = 4;
 
 /**
  * The one rule for which files of a repository a model may see, used by the
@@ -200,13 +201,12 @@ export class ReadRule {
     return chain;
   }
 
-  // What applies before the root's own .gitignore, weakest first: the repository's .git/info/exclude (any
-  // .gitignore overrides it, as in git), then the .gitignore files of the folders above the root.
+  // What applies before the root's own .gitignore, weakest first: git's global excludes file and the repository's
+  // exclusions (any .gitignore overrides them, as in git), then the .gitignore files of the folders above the root.
   #fromRepository(): FolderRules[] {
     this.#firstReadAt ??= Date.now();
-    if (this.readsAbove) return outerIgnores(this.repositoryRoot, this.root).map((outer) => ({ folder: "", ...outer }));
-    const exclude = readText(path.join(this.root, ".git", "info", "exclude"));
-    return exclude === undefined ? [] : [{ folder: "", rules: ignore().add(exclude), file: ".git/info/exclude" }];
+    const outer = this.readsAbove ? outerIgnores(this.repositoryRoot, this.root) : repositoryIgnores(this.root, this.root);
+    return outer.map((rules) => ({ folder: "", ...rules }));
   }
 
   #rulesOf(folder: string): Ignore | null {

@@ -7,6 +7,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { ignoresOutside } from "../access/outer-ignores.ts";
 import { READ_RULE_VERSION, type ReadRule } from "../access/read-rule.ts";
 import { lstatEntries, type EntryKind, type EntryStat } from "./file-stats.ts";
 import { comparePaths, followLink, type RepositoryWalk, type WalkedFile } from "./repo-walk.ts";
@@ -83,13 +84,19 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
   }
   const links = new Set(trace.links);
   const files = walk.files.filter((file) => !links.has(file.path)).map((file) => file.path);
-  return { rules: rulesCode(), secretFiles: [...secretFiles], folders: [...trace.folders], watched, files, links: [...trace.links] };
+  return { rules: rulesCode(root), secretFiles: [...secretFiles], folders: [...trace.folders], watched, files, links: [...trace.links] };
 }
 
 let rules: string | undefined;
 
-// The read rule's version and the versions of the packages it matches with (.gitignore rules, secret-file globs).
-function rulesCode(): string {
+// The read rule's version and the versions of the packages it matches with (.gitignore rules, secret-file globs), and
+// a digest of the ignore files outside the root that apply to it (git's global excludes file, a worktree's exclusions),
+// which the listing does not watch.
+function rulesCode(root: string): string {
+  return `${packagesCode()}#${crypto.createHash("sha256").update(ignoresOutside(root)).digest("hex").slice(0, 16)}`;
+}
+
+function packagesCode(): string {
   if (rules === undefined) {
     const require = createRequire(import.meta.url);
     const version = (name: string) => {
@@ -114,7 +121,7 @@ function rulesCode(): string {
  */
 export function replayListing(root: string, listing: WalkListing, rule: Pick<ReadRule, "secretFiles" | "refusal">, known?: KnownStats): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
   const { secretFiles } = rule;
-  if (listing.rules !== rulesCode()) return undefined;
+  if (listing.rules !== rulesCode(root)) return undefined;
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
   for (let index = 0; index < watchedNow.length; index++) if (!sameEntry(watchedNow[index], listing.watched, index * WATCH_STRIDE)) return undefined;

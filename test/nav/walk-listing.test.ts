@@ -133,9 +133,27 @@ describe("a kept listing", () => {
 
   test("is not used under another version of the read rule's code", async () => {
     const store = await keptListing();
-    expect(store.kept!.rules).toMatch(/^\d+\/ignore@\d+\.\d+\.\d+\/picomatch@\d+\.\d+\.\d+$/);
+    expect(store.kept!.rules).toMatch(/^\d+\/ignore@\d+\.\d+\.\d+\/picomatch@\d+\.\d+\.\d+#[0-9a-f]{16}$/);
     expect(replayListing(root, { ...store.kept!, rules: "0/ignore@0.0.0" }, new ReadRule(root))).toBeUndefined();
     expect(replayListing(root, store.kept!, new ReadRule(root))).toBeDefined();
+  });
+
+  test("is not used after git's global excludes file changed (it lies outside the root, where nothing is watched)", async () => {
+    const config = path.join(base, "xdg-config");
+    fs.mkdirSync(path.join(config, "git"), { recursive: true });
+    const before = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = config;
+    try {
+      const store = await keptListing();
+      expect(replayListing(root, store.kept!, new ReadRule(root))).toBeDefined();
+      fs.writeFileSync(path.join(config, "git", "ignore"), "*.py\n");
+      expect(replayListing(root, store.kept!, new ReadRule(root))).toBeUndefined();
+      // The walk made under it leaves the files it ignores out.
+      expect(walkRepository(root, new ReadRule(root)).files.some((file) => file.path.endsWith(".py"))).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = before;
+    }
   });
 
   test("is not used under other secret-file patterns", async () => {
