@@ -14,6 +14,9 @@
 import ivm from "isolated-vm";
 import { parse } from "acorn";
 import { createIsolateSandbox, interceptBlock, rewriteBlock } from "../src/index.ts";
+import { semiSpaceMb, withSemiSpace } from "../sandbox/nursery.ts";
+import { toReplProgram } from "../sandbox/repl-rewrite.ts";
+import { ReplState } from "../sandbox/repl-state.ts";
 import { benchBackends } from "./backends.ts";
 import { median } from "./median.ts";
 
@@ -146,14 +149,44 @@ function jsonText(megabytes: number): string {
 }
 
 /**
+ * A bare isolated-vm isolate made as the sandbox makes its own (the same heap limit and nursery), that
+ * compiles and runs the program the REPL rewrite makes of a block, and nothing else: no checks, no
+ * watchdog, no output. What the isolate itself costs, beside what rlmkit adds around it.
+ */
+async function bareIsolate(context: string): Promise<{ run: (code: string) => Promise<number>; dispose: () => void }> {
+  const limitMb = 128 + Math.ceil(context.length / MB);
+  const isolate = withSemiSpace(semiSpaceMb(128), () => new ivm.Isolate({ memoryLimit: limitMb }));
+  const isolateContext = await isolate.createContext();
+  await isolateContext.global.set("context", context, { copy: true });
+  await isolateContext.global.set("print", new ivm.Callback(() => undefined));
+  const scope = new ReplState();
+  return {
+    async run(code) {
+      const started = performance.now();
+      const program = toReplProgram(code, { scope, reserved: ["context"] });
+      const script = await isolate.compileScript(program.code);
+      scope.record(program);
+      const body = (await script.run(isolateContext, { reference: true, release: true })) as ivm.Reference;
+      await body.apply(undefined, [isolateContext.global.derefInto()], { result: { promise: true, copy: true } });
+      body.release();
+      return performance.now() - started;
+    },
+    dispose: () => isolate.dispose(),
+  };
+}
+
+/**
  * Code a model writes at the top level of a block, run by `sandbox.execute` (the
  * whole call: REPL rewrite, compile, run) against the same code as the body of a
- * function in host Node, in the same run. Each case runs in one sandbox, as a
- * session would, with the big values dropped after each round.
+ * function in host Node, in the same run, and beside it in a bare isolate (see
+ * {@link bareIsolate}). Each case runs in one sandbox, as a session would, with the
+ * big values dropped after each round.
  */
 async function benchGuestCode(label: string, context: string, code: string, cleanup: string): Promise<Record<string, string>> {
   const sandbox = await createIsolateSandbox();
   await sandbox.setPersistentGlobal("context", context);
+  const bare = await bareIsolate(context);
+  const bareTimes: number[] = [];
   type HostCode = (context: string, print: (...args: unknown[]) => void) => void;
   // A block is new code each time, so the reference is too: compiled afresh each round (a different
   // comment keeps V8 from reusing an earlier compile), as `node -e` runs it. The same function called
@@ -195,12 +228,16 @@ async function benchGuestCode(label: string, context: string, code: string, clea
       hostMs = inHost(round);
       sandboxMs = await inSandbox();
     }
+    const bareMs = await bare.run(code);
+    await bare.run(cleanup);
     if (round === 0) continue;
+    bareTimes.push(bareMs);
     sandboxTimes.push(sandboxMs);
     hostTimes.push(hostMs[0]);
     warmedTimes.push(hostMs[1]);
   }
   await sandbox.dispose();
+  bare.dispose();
   if (guestOutput !== hostOutput) throw new Error(`${label}: the sandbox printed ${JSON.stringify(guestOutput)}, host Node ${JSON.stringify(hostOutput)}`);
   const sandboxMs = median(sandboxTimes);
   const hostMs = median(hostTimes);
@@ -214,6 +251,7 @@ async function benchGuestCode(label: string, context: string, code: string, clea
     ratio: `${(sandboxMs / hostMs).toFixed(2)}×`,
     "fastest rounds": `${fmt(sandboxBest)} / ${fmt(hostBest)} = ${(sandboxBest / hostBest).toFixed(2)}×`,
     "host, warmed function": `${fmt(median(warmedTimes))} (${(sandboxMs / median(warmedTimes)).toFixed(2)}×)`,
+    "bare isolate": `${fmt(median(bareTimes))} (${(median(bareTimes) / hostMs).toFixed(2)}× host Node)`,
   };
 }
 
