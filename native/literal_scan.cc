@@ -4,13 +4,16 @@
 // everything else a search does (patterns, line texts, the limit), so the lines it gives are those
 // of the JavaScript scan.
 //
-// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?) returns
+// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?) returns
 // { promise, cancel }. `spans` is { fd, at: Float64Array, length: Int32Array }: the index's open spans file
 // and, per path, where its spans are in it (-1: none); each hit of such a file is then named by the
 // innermost symbol around its line (span_names.cc). `read` (a Uint8Array, one value per path) makes the scan state
-// every path and read only those marked 1 (the others answer -3): a walk then needs no `stat` of its own.
+// every path and read only those marked 1 (the others answer -3): a walk then needs no `stat` of its own. `identity`
+// (a Float64Array, a device and an inode number per path, NaN when not known) names the file each path must lead to:
+// a path that leads to another (-4) is not read.
 // The promise resolves to
-//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read, -3 only stated; then 1 if binary, else 0;
+//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read, -3 only stated, -4 another file than
+//                         the one listed (see `identity`); then 1 if binary, else 0;
 //                         then its hits' count; then 1 if the path was a symlink, read through: the caller compares
 //                         its `stats` with the file it listed),
 //     hits: Int32Array   (per hit: path index, line (1-based), hit offset in the line in bytes,
@@ -198,10 +201,10 @@ int64_t Clamp(double value, int64_t least) {
 }
 
 napi_value StartScan(napi_env env, napi_callback_info info) {
-  size_t argc = 11;
-  napi_value argv[11];
+  size_t argc = 12;
+  napi_value argv[12];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?)");
+  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
@@ -232,6 +235,9 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   napi_valuetype read_type = napi_undefined;
   if (argc >= 11) napi_typeof(env, argv[10], &read_type);
   if (read_type != napi_undefined && !ReadMask(env, argv[10], *job)) return Throw(env, "read must be a Uint8Array with one value per path");
+  napi_valuetype identity_type = napi_undefined;
+  if (argc >= 12) napi_typeof(env, argv[11], &identity_type);
+  if (identity_type != napi_undefined && !ReadIdentity(env, argv[11], *job)) return Throw(env, "identity must be a Float64Array with two values (device, inode) per path");
   double wanted = 0, deadline = 0, sniff = 0, max_line_bytes = 0;
   int32_t threads = 1;
   napi_get_value_double(env, argv[3], &wanted);

@@ -26,8 +26,9 @@ bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out);
 // must match): 2 since stat answers each entry's kind and can lstat; 3 since scan takes other needles a line must hold;
 // 4 since scan answers each file's count of hits; 5 since each line it answers is followed by a line feed;
 // 6 since scan names each hit's symbol from the index's spans; 7 since scan can state every path and read some;
-// 8 since scan says which paths it read through a symlink.
-constexpr int32_t kAddonVersion = 8;
+// 8 since scan says which paths it read through a symlink; 9 since stats end with the device and inode number and
+// scan takes the identity of the file each path must lead to.
+constexpr int32_t kAddonVersion = 9;
 // The most threads RunOnThreads starts for one call.
 constexpr int kMaxThreads = 16;
 

@@ -1,5 +1,5 @@
 // What a scan is given besides its paths and needles (see literal_scan.cc): where the index keeps each
-// file's spans, and which paths to read rather than only state.
+// file's spans, which paths to read rather than only state, and which file each path must lead to.
 #include "scan_args.h"
 
 #include <fcntl.h>
@@ -44,6 +44,14 @@ bool ReadSpans(napi_env env, napi_value spans, Job& job) {
   // A descriptor of the job's own, closed when a process starts (a child spawned while the scan runs gets none);
   // one that cannot be made leaves the hits unnamed, and the caller names them.
   job.spans_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  return true;
+}
+
+bool ReadIdentity(napi_env env, napi_value value, Job& job) {
+  void* data = nullptr;
+  if (!TypedArrayData(env, value, napi_float64_array, job.paths.size() * 2, &data)) return false;
+  const double* pairs = static_cast<const double*>(data);
+  job.identity.assign(pairs, pairs + job.paths.size() * 2);
   return true;
 }
 

@@ -13,4 +13,6 @@ bool ReadSpans(napi_env env, napi_value spans, Job& job);
 // Takes `read` (a Uint8Array, one value per path: 1 to read, 0 only to state) into the job. False when it is malformed.
 bool ReadMask(napi_env env, napi_value value, Job& job);
 
+bool ReadIdentity(napi_env env, napi_value value, Job& job);
+
 #endif  // RLMKIT_SCAN_ARGS_H_

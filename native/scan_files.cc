@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <new>
 
@@ -28,7 +29,8 @@ double NowMs() {
 // stats go to `stat` (stat_values.h). A symlink is opened through only after an open that does not
 // follow one failed on it, and `via_link` says so: the caller then compares what it leads to with
 // the file the walk listed, since a path can become a link to a refused file after the walk.
-int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* stat, int32_t* via_link) {
+// With `expected` (device and inode number, NaN when not known), a file that is another is not read: -4.
+int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* stat, int32_t* via_link, const double* expected) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
   if (fd < 0 && errno == ELOOP) {
     fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -41,6 +43,10 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* st
     return -1;
   }
   StatValues(info, stat);
+  if (expected != nullptr && !std::isnan(expected[0]) && (expected[0] != stat[7] || expected[1] != stat[8])) {
+    close(fd);
+    return -4;
+  }
   size_t length = 0;
   for (;;) {
     if (buffer.size() - length < 65536) {
@@ -76,12 +82,12 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
   FileResult& result = job.results[index];
   int64_t length = -1;
   try {
-    length = ReadWhole(job.paths[index], buffer, result.stat, &result.via_link);
+    length = ReadWhole(job.paths[index], buffer, result.stat, &result.via_link, job.identity.empty() ? nullptr : &job.identity[index * 2]);
   } catch (const std::bad_alloc&) {
     // A file too large to hold is one that cannot be read.
   }
   if (length < 0) {
-    result.length = -1;
+    result.length = length == -4 ? -4 : -1;
     return;
   }
   result.length = static_cast<int32_t>(length);

@@ -38,7 +38,8 @@ struct Shared {
 };
 
 struct FileResult {
-  // -3 when the scan was asked only for the file's stats (see Job::read).
+  // -3 when the scan was asked only for the file's stats (see Job::read); -4 when the path led to another file than
+  // the one listed (see Job::identity).
   int32_t length = -2;
   int32_t binary = 0;
   // 1 when the path was a symlink, read through (see ReadWhole in scan_files.cc).
@@ -47,7 +48,7 @@ struct FileResult {
   std::string lines;
   std::string names;
   // The file's stats (stat_values.h): of the file read (`fstat`), or of the path (`lstat`) for one only stated; zeros when neither.
-  double stat[7] = {0, 0, 0, 0, 0, 0, 0};
+  double stat[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 };
 
 struct Job {
@@ -71,6 +72,9 @@ struct Job {
   int spans_fd = -1;
   std::vector<double> spans_at;
   std::vector<int32_t> spans_length;
+  // Per path, the device and inode number of the file the list names (NaN: not known). A file read whose own differ
+  // is not the one listed (the path leads elsewhere now: a link, a folder swapped for one): it is not read (-4).
+  std::vector<double> identity;
   // When not empty, every path is stated and only those marked 1 are read (the others answer -3); once the files
   // taken hold `wanted` hits, the rest are stated without being read.
   std::vector<uint8_t> read;

@@ -1,6 +1,7 @@
 // One `stat` as the addon answers it (stat_files.cc, and a scan's per-file stats): 1 when it succeeded,
 // the size, the modification and status-change times as seconds and nanoseconds (turned into milliseconds
-// by the caller as Node does), and the kind of entry: 1 a regular file, 2 a directory, 3 a symlink, 4 anything else.
+// by the caller as Node does), the kind of entry: 1 a regular file, 2 a directory, 3 a symlink, 4 anything else;
+// then the device and the inode number, as Node's numbers give them (what tells one file from another).
 #ifndef RLMKIT_STAT_VALUES_H_
 #define RLMKIT_STAT_VALUES_H_
 
@@ -8,7 +9,7 @@
 
 #include <cstddef>
 
-constexpr size_t kStatStride = 7;
+constexpr size_t kStatStride = 9;
 
 inline double KindOf(mode_t mode) noexcept {
   if (S_ISREG(mode)) return 1;
@@ -32,6 +33,8 @@ inline void StatValues(const struct stat& info, double* out) noexcept {
   out[5] = static_cast<double>(info.st_ctim.tv_nsec);
 #endif
   out[6] = KindOf(info.st_mode);
+  out[7] = static_cast<double>(info.st_dev);
+  out[8] = static_cast<double>(info.st_ino);
 }
 
 #endif  // RLMKIT_STAT_VALUES_H_

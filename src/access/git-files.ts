@@ -23,7 +23,7 @@ export function gitDirOf(repository: string): string | undefined {
 }
 
 /** The git folder a worktree's shares with its main repository (its `commondir`), else the git folder itself. */
-function commonDirOf(gitDir: string): string {
+export function commonDirOf(gitDir: string): string {
   const common = readText(path.join(gitDir, "commondir"))?.trim();
   return common ? path.resolve(gitDir, common) : gitDir;
 }
@@ -35,23 +35,31 @@ export function exclusionsFileOf(repository: string): string | undefined {
 }
 
 /**
- * The global excludes file git reads for this repository: the last `core.excludesFile` of the system's,
- * the user's and the repository's config files, in git's order (`[include]` files are not followed), or
- * else `$XDG_CONFIG_HOME/git/ignore` (`~/.config/git/ignore`). A leading `~/` is the home folder; a
- * relative path is the repository's. `undefined` for a folder that is not a repository (no `.git`): git
- * applies it only in one.
+ * The global excludes file git reads for this repository: the last `core.excludesFile` of the system's
+ * (`$GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`; none with `GIT_CONFIG_NOSYSTEM`), the user's
+ * (`$GIT_CONFIG_GLOBAL`, else `$XDG_CONFIG_HOME/git/config` then `~/.gitconfig`) and the repository's
+ * config files, in git's order (`[include]` files are not followed), or else `$XDG_CONFIG_HOME/git/ignore`
+ * (`~/.config/git/ignore`). A leading `~/` is the home folder; a relative path is the repository's.
+ * `undefined` for a folder that is not a repository (no `.git`): git applies it only in one.
  */
 export function globalExcludesFile(repository: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const gitDir = gitDirOf(repository);
   if (gitDir === undefined) return undefined;
   const home = env.HOME || os.homedir();
   const xdg = env.XDG_CONFIG_HOME || path.join(home, ".config");
-  const configs = ["/etc/gitconfig", path.join(xdg, "git", "config"), path.join(home, ".gitconfig"), path.join(commonDirOf(gitDir), "config")];
+  const system = isTrue(env.GIT_CONFIG_NOSYSTEM) ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"];
+  const user = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [path.join(xdg, "git", "config"), path.join(home, ".gitconfig")];
+  const configs = [...system, ...user, path.join(commonDirOf(gitDir), "config")];
   let chosen: string | undefined;
   for (const config of configs) chosen = excludesFileIn(readText(config)) ?? chosen;
   if (chosen === undefined) return path.join(xdg, "git", "ignore");
   if (chosen === "~" || chosen.startsWith("~/")) return path.join(home, chosen.slice(1));
   return path.resolve(repository, chosen);
+}
+
+// A boolean environment variable as git reads one.
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
 // The last `excludesFile` of the `[core]` section in a git config file's text (names ignore case).

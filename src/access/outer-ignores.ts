@@ -8,8 +8,10 @@ export interface OuterRules {
   /** What goes before a path relative to the root to make it relative to the file's folder (`sub/` for `../.gitignore`). */
   readonly prefix: string;
   readonly rules: Ignore;
-  /** The file, relative to the root (`../.gitignore`, `../../.git/info/exclude`). */
+  /** The file, relative to the root (`../.gitignore`, `../../.git/info/exclude`), or what it is for one outside the work tree. */
   readonly file: string;
+  /** Its text. */
+  readonly text: string;
 }
 
 /**
@@ -46,7 +48,7 @@ export function outerIgnores(repository: string, root: string): OuterRules[] {
   for (let depth = 0; depth < segments.length; depth++) {
     const file = path.join(repository, ...segments.slice(0, depth), ".gitignore");
     const text = readText(file);
-    if (text !== undefined) outer.push({ prefix: `${segments.slice(depth).join("/")}/`, rules: ignore().add(text), file: path.relative(root, file).split(path.sep).join("/") });
+    if (text !== undefined) outer.push({ prefix: `${segments.slice(depth).join("/")}/`, rules: ignore().add(text), file: path.relative(root, file).split(path.sep).join("/"), text });
   }
   return outer;
 }
@@ -66,27 +68,15 @@ export function repositoryIgnores(repository: string, root: string): OuterRules[
   const rules: OuterRules[] = [];
   const global = globalExcludesFile(repository);
   const globalText = global === undefined ? undefined : readText(global);
-  if (globalText !== undefined) rules.push({ prefix, rules: ignore().add(globalText), file: GLOBAL_EXCLUDES_NAME });
+  if (globalText !== undefined) rules.push({ prefix, rules: ignore().add(globalText), file: GLOBAL_EXCLUDES_NAME, text: globalText });
   const exclusions = exclusionsFileOf(repository);
   const exclusionsText = exclusions === undefined ? undefined : readText(exclusions);
-  if (exclusions !== undefined && exclusionsText !== undefined) rules.push({ prefix, rules: ignore().add(exclusionsText), file: exclusionsName(repository, root, exclusions) });
+  if (exclusions !== undefined && exclusionsText !== undefined) rules.push({ prefix, rules: ignore().add(exclusionsText), file: exclusionsName(repository, root, exclusions), text: exclusionsText });
   return rules;
 }
 
 // The exclusions file as a refusal names it: relative to the root when it is the repository's own `.git/info/exclude`, else as git's `info/exclude`.
 function exclusionsName(repository: string, root: string, file: string): string {
   return file === path.join(repository, ".git", "info", "exclude") ? path.relative(path.resolve(root), file).split(path.sep).join("/") : "the repository's info/exclude (in its git folder)";
-}
-
-/**
- * The texts of the ignore files that apply to `root` but lie outside the work tree (git's global
- * excludes file, and a worktree's exclusions in another git folder), joined: what a kept listing of
- * a walk must have been made under (see walk-listing.ts), since it watches only files inside the root.
- */
-export function ignoresOutside(root: string): string {
-  const global = globalExcludesFile(root);
-  const exclusions = exclusionsFileOf(root);
-  const elsewhere = exclusions !== undefined && exclusions !== path.join(root, ".git", "info", "exclude") ? readText(exclusions) : undefined;
-  return `${(global && readText(global)) ?? ""}\0${elsewhere ?? ""}`;
 }
 

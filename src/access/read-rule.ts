@@ -65,6 +65,8 @@ export class ReadRule {
   readonly #chains = new Map<string, readonly FolderRules[]>();
   #firstReadAt: number | undefined;
   #realRoot: string | undefined;
+  // The ignore files the rule read outside the root (see ignoresOutside), each named, with its text.
+  #outside: string | undefined;
 
   /**
    * The repository whose ignore files apply (see {@link ReadRuleOptions.repositoryRoot}): the root, or the
@@ -81,6 +83,17 @@ export class ReadRule {
     // Checked now, not on the first test of a path.
     this.repositoryRoot = repositoryRoot === undefined ? path.resolve(root) : owningRepository(repositoryRoot, root);
     this.readsAbove = this.repositoryRoot !== path.resolve(root);
+  }
+
+  /**
+   * The ignore files that apply to the root from outside it, as the rule read them (git's global excludes
+   * file, a worktree's exclusions, and for a folder of a repository the `.gitignore` files above it and
+   * the repository's exclusions), each named, with its text: what a kept walk listing, which watches
+   * only files inside the root, must have been made under (see walk-listing.ts).
+   */
+  get ignoresOutside(): string {
+    if (this.#outside === undefined) this.#chainOf("");
+    return this.#outside ?? "";
   }
 
   /** The options that make this rule again (for a walk on another thread). */
@@ -206,7 +219,12 @@ export class ReadRule {
   #fromRepository(): FolderRules[] {
     this.#firstReadAt ??= Date.now();
     const outer = this.readsAbove ? outerIgnores(this.repositoryRoot, this.root) : repositoryIgnores(this.root, this.root);
-    return outer.map((rules) => ({ folder: "", ...rules }));
+    // The root's own .git/info/exclude is inside the root (a kept listing watches it); the others are not.
+    this.#outside = outer
+      .filter(({ file }) => file !== ".git/info/exclude")
+      .map(({ file, text }) => `${file}\0${text}\0`)
+      .join("");
+    return outer.map(({ prefix, rules, file }) => ({ folder: "", prefix, rules, file }));
   }
 
   #rulesOf(folder: string): Ignore | null {

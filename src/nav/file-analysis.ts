@@ -43,12 +43,8 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
     const language = binary ? undefined : detectLanguage(file.path, firstLine(head))?.language;
     return { ...base, ...(language ? { language } : {}), binary, large: true, lines: null, symbols: [], symbolCount: 0 };
   }
-  let buffer: Buffer;
-  try {
-    buffer = fs.readFileSync(absolute);
-  } catch {
-    return { ...base, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
-  }
+  const buffer = readRegularFile(absolute);
+  if (buffer === undefined) return { ...base, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
   if (looksBinary(buffer)) {
     return { ...base, binary: true, large: false, lines: null, symbols: [], symbolCount: 0 };
   }
@@ -73,10 +69,28 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? count : count + 1;
 }
 
+// Non-blocking, so that a path that is (or leads to) a FIFO opens at once instead of blocking the thread until
+// something writes to it; only a regular file is read.
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+// A regular file's bytes, or undefined when the path cannot be read or is not a regular file.
+function readRegularFile(absolute: string): Buffer | undefined {
+  let handle: number | undefined;
+  try {
+    handle = fs.openSync(absolute, READ_FLAGS);
+    return fs.fstatSync(handle).isFile() ? fs.readFileSync(handle) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (handle !== undefined) fs.closeSync(handle);
+  }
+}
+
 function readHead(absolute: string): Buffer {
   let handle: number | undefined;
   try {
-    handle = fs.openSync(absolute, "r");
+    handle = fs.openSync(absolute, READ_FLAGS);
+    if (!fs.fstatSync(handle).isFile()) return Buffer.alloc(0);
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
     const read = fs.readSync(handle, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, read);

@@ -18,42 +18,51 @@ export interface SearchBytes {
 }
 
 const UNREADABLE: SearchBytes = { bytes: null, changed: false };
-// A symlink that does not lead to the file listed: nothing of it is read, and the caller reports it changed for the read rule to judge.
-const LINK_CHANGED: SearchBytes = { bytes: null, changed: true };
+// The path leads to another file than the one listed: nothing of it is read, and the caller reports it changed for the read rule to judge.
+const ANOTHER_FILE: SearchBytes = { bytes: null, changed: true };
 
 /**
- * Opens a listed file: a descriptor, or a read's answer when there is nothing to read. A symlink is
- * opened through only after an open that does not follow links failed on it, and kept only when it
- * leads to the file the list describes (size, mtime, and ctime when the list has it): a path can
- * become a link to a refused file (`.env`) after the walk, and must not be read then.
+ * Opens a listed file: a descriptor, or a read's answer when there is nothing to read. A path can lead
+ * to another file than the walk listed (it became a symlink to `.env`, or a folder on the way became a
+ * link to an ignored folder), which must not be read then. When the list knows which file it means (a
+ * walk's files: device and inode number), the file opened must be that one. Otherwise (the disk cache's
+ * list, which the walk checks after the search) a symlink is opened through only after an open that does
+ * not follow links failed on it, and kept only when it leads to a file of the listed size, mtime and ctime.
+ * Only a regular file is read.
  */
 function openListed(absolute: string, file: SearchFile): number | SearchBytes {
+  const identified = file.ino !== undefined && file.dev !== undefined;
+  let fd: number;
+  let throughLink = false;
   try {
-    return fs.openSync(absolute, READ_FLAGS | NO_FOLLOW);
+    fd = fs.openSync(absolute, identified ? READ_FLAGS : READ_FLAGS | NO_FOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOOP") return UNREADABLE;
+    try {
+      fd = fs.openSync(absolute, READ_FLAGS);
+      throughLink = true;
+    } catch {
+      return UNREADABLE;
+    }
   }
-  let fd: number;
-  try {
-    fd = fs.openSync(absolute, READ_FLAGS);
-  } catch {
-    return UNREADABLE;
-  }
+  if (!identified && !throughLink) return fd;
+  let answer: SearchBytes = ANOTHER_FILE;
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.size === file.size && stat.mtimeMs === file.mtimeMs && (file.ctimeMs === undefined || stat.ctimeMs === file.ctimeMs)) return fd;
+    if (!stat.isFile()) answer = UNREADABLE;
+    else if (identified ? stat.dev === file.dev && stat.ino === file.ino : stat.size === file.size && stat.mtimeMs === file.mtimeMs && (file.ctimeMs === undefined || stat.ctimeMs === file.ctimeMs)) return fd;
   } catch {
     // Not stated: not known to be the file listed.
   }
   fs.closeSync(fd);
-  return LINK_CHANGED;
+  return answer;
 }
 
 /**
  * A file's bytes for a search, or `null` when it cannot be read; `changed`
  * when its size on disk is not the index's (the caller reports it, and the
- * bytes are of the file as it is now), or when it is a symlink that no longer
- * leads to the file listed (then no bytes: see {@link openListed}).
+ * bytes are of the file as it is now), or when the path leads to another
+ * file than the one listed (then no bytes: see {@link openListed}).
  */
 export function readSearchBytes(root: string, file: SearchFile): SearchBytes {
   const fd = openListed(pathUnder(root, file.path), file);

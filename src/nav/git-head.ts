@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { commonDirOf, gitDirOf } from "../access/git-files.ts";
 
 /**
  * Reads the checked-out commit of a git checkout without running git:
@@ -8,18 +9,14 @@ import path from "node:path";
  */
 export function readGitHead(root: string): { commit: string; branch?: string } | undefined {
   try {
-    let gitDir = path.join(root, ".git");
-    if (fs.statSync(gitDir).isFile()) {
-      const pointer = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, "utf8"));
-      if (!pointer) return undefined;
-      gitDir = path.resolve(root, pointer[1].trim());
-    }
+    const gitDir = gitDirOf(root);
+    if (gitDir === undefined) return undefined;
     const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return { commit: head };
     const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
     if (!ref) return undefined;
     const branch = ref.replace(/^refs\/heads\//, "");
-    const commonDir = readCommonDir(gitDir);
+    const commonDir = commonDirOf(gitDir);
     for (const dir of [gitDir, commonDir]) {
       try {
         const commit = fs.readFileSync(path.join(dir, ...ref.split("/")), "utf8").trim();
@@ -38,13 +35,5 @@ export function readGitHead(root: string): { commit: string; branch?: string } |
     return { commit: "(no commits yet)", branch };
   } catch {
     return undefined;
-  }
-}
-
-function readCommonDir(gitDir: string): string {
-  try {
-    return path.resolve(gitDir, fs.readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
-  } catch {
-    return gitDir;
   }
 }

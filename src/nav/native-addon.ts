@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 /** What one native scan found (see native/literal_scan.cc for the layout). */
 export interface NativeScanReply {
   /**
-   * Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read, -3: only stated, see `read`),
+   * Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read, -3: only stated, see `read`;
+   * -4: the path led to another file than the one `identity` names, which was not read),
    * 1 when the file looks binary, how many of `hits` are its, and 1 when the path was a symlink, read through (an open that
    * does not follow links failed on it first): `stats` then says what it led to.
    */
@@ -52,10 +53,10 @@ export interface NativeSpans {
 }
 
 /** The values per path in the answer of {@link NativeAddon.stat}. */
-export const NATIVE_STAT_STRIDE = 7;
+export const NATIVE_STAT_STRIDE = 9;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 8;
+export const ADDON_VERSION = 9;
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {
@@ -66,7 +67,9 @@ export interface NativeAddon {
    * `ignoreCase` needs an ASCII needle. A line that lacks any of `also` (other needles, ASCII too when
    * ignoring case) is not kept. With `spans`, each hit of a file that has them is named by the innermost
    * symbol around its line, as `EnclosingSymbols` names it. With `read` (one value per path), every path is
-   * stated and only those marked 1 are read: the answer's `stats` then spare a walk its own.
+   * stated and only those marked 1 are read: the answer's `stats` then spare a walk its own. With `identity`
+   * (a device and an inode number per path, NaN when not known), a path that leads to another file than the
+   * one named is not read (-4 in `files`).
    */
   scan(
     paths: readonly string[],
@@ -80,12 +83,13 @@ export interface NativeAddon {
     also?: readonly string[],
     spans?: NativeSpans,
     read?: Uint8Array,
+    identity?: Float64Array,
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
    * The `stat` of each path (following symlinks; with `noFollow`, its `lstat`) on `threads` threads,
    * {@link NATIVE_STAT_STRIDE} values per path: 1 when it succeeded (else all 0), the size, the mtime's
-   * seconds and nanoseconds, the ctime's seconds and nanoseconds, and the kind of entry (1 a regular
-   * file, 2 a directory, 3 a symlink, 4 anything else).
+   * seconds and nanoseconds, the ctime's seconds and nanoseconds, the kind of entry (1 a regular
+   * file, 2 a directory, 3 a symlink, 4 anything else), the device and the inode number.
    */
   stat(paths: readonly string[], threads: number, noFollow?: boolean): Float64Array;
   /** See {@link ADDON_VERSION}. */

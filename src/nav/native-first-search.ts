@@ -74,6 +74,9 @@ export async function searchNatively(
   // Where the disk cache keeps each file's spans, for a file of its list: the scan names each hit's symbol then.
   const spansAt: number[] = [];
   const spansLength: number[] = [];
+  // Which file each path must lead to, when the list knows (a walk's files; NaN: not known).
+  const identity: number[] = [];
+  let identified = false;
   let spansFile: SymbolPieces | undefined;
   const mayLearn = learn !== undefined && !isCacheList(files);
   for (let index = 0; index < files.length; index++) {
@@ -88,6 +91,8 @@ export async function searchNatively(
     const named = place !== undefined && (spansFile ??= place.file) === place.file;
     spansAt.push(named ? place.at : -1);
     spansLength.push(named ? place.length : 0);
+    identity.push(file.dev ?? Number.NaN, file.ino ?? Number.NaN);
+    identified ||= file.ino !== undefined;
   }
   const fd = spansFile?.fd;
   const spans = fd === undefined ? undefined : { fd, at: Float64Array.from(spansAt), length: Int32Array.from(spansLength) };
@@ -97,7 +102,8 @@ export async function searchNatively(
   // A pattern's other required literals: a line without one of them cannot match, so it is not kept.
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
   const readMask = statAll ? Uint8Array.from(read) : undefined;
-  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask);
+  const identities = identified ? Float64Array.from(identity) : undefined;
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask, identities);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.

@@ -46,9 +46,10 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     hit += hits;
     if (length === -1) continue;
     const index = indexes[at]!;
-    // A symlink the scan read through counts only when it led to the file the walk listed (it may have become a
-    // link to a refused file since): otherwise it is reported changed, for the rule to judge, and nothing of it is kept.
-    if (counts[at * FILE_STRIDE + 3] === 1 && !listedAs(reply.stats, at, files[index]!)) {
+    // The path led to another file than the one listed (the scan read nothing of it), or the scan read through a
+    // symlink to a file that is not known to be the one listed (it may have become a link to a refused file since):
+    // it is reported changed, for the rule to judge, and nothing of it is kept.
+    if (length === -4 || (counts[at * FILE_STRIDE + 3] === 1 && files[index]!.ino === undefined && !listedAs(reply.stats, at, files[index]!))) {
       changed.push(files[index]!.path);
       continue;
     }

@@ -30,6 +30,8 @@ export interface WalkReport {
   readonly sizes: Float64Array;
   readonly mtimes: Float64Array;
   readonly ctimes: Float64Array;
+  readonly devs: Float64Array;
+  readonly inos: Float64Array;
   readonly outsideLinks: string[];
   /** Each folder's trace (see {@link WalkTrace}). */
   readonly traces: WalkTrace[];
@@ -121,7 +123,7 @@ function partsOf(report: WalkReport): Map<string, WalkedPart> {
   let link = 0;
   report.folders.forEach((folder, index) => {
     const files: WalkedFile[] = [];
-    for (const end = file + report.fileCounts[index]!; file < end; file++) files.push({ path: report.paths[file]!, size: report.sizes[file]!, mtimeMs: report.mtimes[file]!, ctimeMs: report.ctimes[file]! });
+    for (const end = file + report.fileCounts[index]!; file < end; file++) files.push({ path: report.paths[file]!, size: report.sizes[file]!, mtimeMs: report.mtimes[file]!, ctimeMs: report.ctimes[file]!, dev: report.devs[file]!, ino: report.inos[file]! });
     const end = link + report.linkCounts[index]!;
     parts.set(folder, { files, outsideLinks: report.outsideLinks.slice(link, end), trace: report.traces[index]! });
     link = end;
@@ -142,6 +144,8 @@ export function walkReport(walked: ReadonlyMap<string, WalkedPart>): WalkReport 
     sizes: Float64Array.from(files, (file) => file.size),
     mtimes: Float64Array.from(files, (file) => file.mtimeMs),
     ctimes: Float64Array.from(files, (file) => file.ctimeMs),
+    devs: Float64Array.from(files, (file) => file.dev),
+    inos: Float64Array.from(files, (file) => file.ino),
     outsideLinks: parts.flatMap((part) => part.outsideLinks),
     traces: parts.map((part) => part.trace),
   };

@@ -61,8 +61,7 @@ export class RepositoryIndex {
     const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
     // RLMKIT_WALK_LISTING=0: every first walk lists every folder (for a file system whose folders' times do not follow their entries).
-    // Nor is a listing kept for a folder of a repository: it does not watch the ignore files above the root.
-    const keepsListing = this.#store.enabled && process.env.RLMKIT_WALK_LISTING !== "0" && !this.#rule.readsAbove;
+    const keepsListing = this.#store.enabled && process.env.RLMKIT_WALK_LISTING !== "0";
     const listing = keepsListing ? { listing: this.#store } : {};
     this.#firstWalk = new FirstWalk(root, this.#rule, { parallelFrom, ...listing });
     this.#analyses = new FileAnalyses(root, options.maxFileBytes, this.#store, () => this.#loadCache(), () => void (this.#dirty = true));
@@ -289,8 +288,9 @@ export class RepositoryIndex {
   #restat(relative: string, known: WalkedFile): WalkedFile {
     try {
       const stat = fs.statSync(this.absolute(relative));
-      if (sameVersion(known, stat)) return known;
-      return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
+      // The same times and size may be another file's (one written in the same tick of the clock): the identity tells.
+      if (sameVersion(known, stat) && stat.dev === known.dev && stat.ino === known.ino) return known;
+      return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, dev: stat.dev, ino: stat.ino };
     } catch {
       return known;
     }

@@ -20,6 +20,9 @@ export interface WalkedFile {
   readonly mtimeMs: number;
   /** Changes with every write to the file, and cannot be set back (unlike mtime). */
   readonly ctimeMs: number;
+  /** Which file it is: its device and inode number (a listed symlink's are those of the file it leads to). */
+  readonly dev: number;
+  readonly ino: number;
 }
 
 /** What a walk read to list its files: enough to tell later whether a listing still holds (see walk-listing.ts). */
@@ -186,7 +189,7 @@ class PendingFiles {
     const stats = statFiles(this.#absolute);
     for (let index = 0; index < stats.length; index++) {
       const stat = stats[index];
-      if (stat) files.push({ path: this.#relative[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+      if (stat) files.push({ path: this.#relative[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, dev: stat.dev, ino: stat.ino });
       else trace.complete = false;
     }
   }
@@ -258,7 +261,7 @@ export function followLink(root: string, relative: string, absolute: string, fou
   // What the link shows is the target: one the rule refuses is not listed (asked for by name, the rule refuses the link).
   if (rule.refusal(path.relative(root, target).split(path.sep).join("/"), { followLinks: false })) return;
   const stat = safeStat(target);
-  if (stat?.isFile()) found.files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+  if (stat?.isFile()) found.files.push({ path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, dev: stat.dev, ino: stat.ino });
 }
 
 function realPath(absolute: string): string | undefined {

@@ -8,6 +8,9 @@ export interface FileShare {
   readonly mtimes: Float64Array;
   /** Each file's ctime, NaN where the list has none. */
   readonly ctimes: Float64Array;
+  /** Each file's device and inode number (see `SearchFile`), NaN where the list has none. */
+  readonly devs: Float64Array;
+  readonly inos: Float64Array;
   /** Each file's index in the whole list (the shares interleave), in increasing order. */
   readonly indexes: Int32Array;
 }
@@ -35,7 +38,7 @@ export function partitionFiles(files: readonly SearchFile[], workers: number): F
   } else {
     lengths[0] = files.length;
   }
-  const shares = lengths.map((length) => ({ paths: new Array<string>(length), sizes: new Float64Array(length), mtimes: new Float64Array(length), ctimes: new Float64Array(length), indexes: new Int32Array(length) }));
+  const shares = lengths.map((length) => ({ paths: new Array<string>(length), sizes: new Float64Array(length), mtimes: new Float64Array(length), ctimes: new Float64Array(length), devs: new Float64Array(length), inos: new Float64Array(length), indexes: new Int32Array(length) }));
   const filled = new Array<number>(count).fill(0);
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
@@ -46,6 +49,8 @@ export function partitionFiles(files: readonly SearchFile[], workers: number): F
     share.sizes[at] = file.size;
     share.mtimes[at] = file.mtimeMs;
     share.ctimes[at] = file.ctimeMs ?? Number.NaN;
+    share.devs[at] = file.dev ?? Number.NaN;
+    share.inos[at] = file.ino ?? Number.NaN;
     share.indexes[at] = index;
   }
   return shares;

@@ -26,7 +26,7 @@ const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; c
 // Files that are binary or unreadable are kept as this text-less entry.
 const NO_TEXT = null;
 
-let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Float64Array(0), ctimes: new Float64Array(0), indexes: new Int32Array(0) };
+let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Float64Array(0), ctimes: new Float64Array(0), devs: new Float64Array(0), inos: new Float64Array(0), indexes: new Int32Array(0) };
 const texts = new Map<string, CachedText | { readonly size: number; readonly mtimeMs: number; readonly text: typeof NO_TEXT }>();
 let cachedChars = 0;
 // Files are read into one reused buffer (no buffer per file, no fstat): their texts are decoded out of it.
@@ -72,12 +72,12 @@ function search(request: WorkerSearchRequest): WorkerMatches {
   const changed: number[] = [];
   let searchedFiles = 0;
   // A preload reads every file of the share, and runs the search too (warming the code that scans) but sends no lines.
-  const { paths, sizes, mtimes, ctimes, indexes } = share;
+  const { paths, sizes, indexes } = share;
   for (let index = 0; index < paths.length && (request.preload || sink.count < wanted); index++) {
     beat();
     if (sizes[index]! > request.maxFileBytes) continue;
     if (isMatch && !isMatch(paths[index]!)) continue;
-    const entry = load(request.root, paths[index]!, sizes[index]!, mtimes[index]!, ctimes[index]!, indexes[index]!, changed, request.learn?.[index] === 1);
+    const entry = load(request.root, share, index, changed, request.learn?.[index] === 1);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count >= wanted) continue;
@@ -98,15 +98,25 @@ function searchNames(request: WorkerSearchRequest, names: readonly string[]): nu
   return hits;
 }
 
-// The text of a file, from memory while its size and mtime are those of the index; a file whose
-// size on disk differs from the index's is read anew and reported in `changed`. With `learn`, a
-// file read from disk at the index's size also gets a trigram filter, in `learned`.
-function load(root: string, path: string, size: number, mtimeMs: number, ctimeMs: number, fileIndex: number, changed: number[], learn: boolean) {
+// The text of the share's file `at`, from memory while its size and mtime are those of the index; a
+// file whose size on disk differs from the index's is read anew and reported in `changed`, and so is
+// one whose path leads to another file than the one listed, of which nothing is read or kept (the
+// next search reads it again, once the index knows it). With `learn`, a file read from disk at the
+// index's size also gets a trigram filter, in `learned`.
+// A value of a share, when the list had it (NaN: it had none).
+function known<K extends "ctimeMs" | "dev" | "ino">(key: K, value: number): Partial<Record<K, number>> {
+  return Number.isNaN(value) ? {} : ({ [key]: value } as Record<K, number>);
+}
+
+function load(root: string, share: FileShare, at: number, changed: number[], learn: boolean) {
+  const path = share.paths[at]!;
   const cached = texts.get(path);
-  if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached;
-  const file: SearchFile = { path, size, mtimeMs, ctimeMs: Number.isNaN(ctimeMs) ? undefined : ctimeMs };
+  if (cached && cached.size === share.sizes[at] && cached.mtimeMs === share.mtimes[at]) return cached;
+  const file: SearchFile = { path, size: share.sizes[at]!, mtimeMs: share.mtimes[at]!, ...known("ctimeMs", share.ctimes[at]!), ...known("dev", share.devs[at]!), ...known("ino", share.inos[at]!) };
+  const fileIndex = share.indexes[at]!;
   const read = reader.read(root, file);
   if (read.changed) changed.push(fileIndex);
+  if (read.changed && read.bytes === null) return { size: file.size, mtimeMs: file.mtimeMs, text: NO_TEXT };
   if (learn && read.bytes !== null && !read.changed) {
     learned.indexes.push(fileIndex);
     learned.grams.push(filterOfBytes(read.bytes) ?? null);

@@ -26,6 +26,12 @@ export interface SearchFile {
   readonly mtimeMs: number;
   /** When the list knows it (a walk's files, the disk cache's): a symlink read through must lead to a file with this ctime too. */
   readonly ctimeMs?: number;
+  /**
+   * Which file the list means, when it knows (a walk's files): its device and inode number. A read that finds the
+   * path leads to another file (a symlink, or a folder on the way swapped for one, since the walk) reads nothing of it.
+   */
+  readonly dev?: number;
+  readonly ino?: number;
 }
 
 /** Where a file of the repository at `root` (a real absolute path) is: joined by hand, which is much cheaper than `path.join` for 50,000 files. */

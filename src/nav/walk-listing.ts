@@ -7,7 +7,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ignoresOutside } from "../access/outer-ignores.ts";
 import { READ_RULE_VERSION, type ReadRule } from "../access/read-rule.ts";
 import { lstatEntries, type EntryKind, type EntryStat } from "./file-stats.ts";
 import { comparePaths, followLink, type RepositoryWalk, type WalkedFile } from "./repo-walk.ts";
@@ -63,7 +62,7 @@ export interface WalkListing {
  * epoch): the earliest of the walk's start, a thread started ahead of it, and the read rule's first
  * read of ignore files (see `ReadRule.firstReadAt`), whose rules it keeps.
  */
-export function listingOf(root: string, walk: RepositoryWalk, secretFiles: readonly string[], startedAt: number, settledMs = LISTING_SETTLED_MS): WalkListing | undefined {
+export function listingOf(root: string, walk: RepositoryWalk, rule: Pick<ReadRule, "secretFiles" | "ignoresOutside">, startedAt: number, settledMs = LISTING_SETTLED_MS): WalkListing | undefined {
   const { trace } = walk;
   if (!trace.complete) return undefined;
   const paths = watchedPaths(trace.folders);
@@ -84,16 +83,16 @@ export function listingOf(root: string, walk: RepositoryWalk, secretFiles: reado
   }
   const links = new Set(trace.links);
   const files = walk.files.filter((file) => !links.has(file.path)).map((file) => file.path);
-  return { rules: rulesCode(root), secretFiles: [...secretFiles], folders: [...trace.folders], watched, files, links: [...trace.links] };
+  return { rules: rulesCode(rule), secretFiles: [...rule.secretFiles], folders: [...trace.folders], watched, files, links: [...trace.links] };
 }
 
 let rules: string | undefined;
 
 // The read rule's version and the versions of the packages it matches with (.gitignore rules, secret-file globs), and
-// a digest of the ignore files outside the root that apply to it (git's global excludes file, a worktree's exclusions),
-// which the listing does not watch.
-function rulesCode(root: string): string {
-  return `${packagesCode()}#${crypto.createHash("sha256").update(ignoresOutside(root)).digest("hex").slice(0, 16)}`;
+// a digest of the ignore files outside the root that apply to it, as the rule read them (git's global excludes file, a
+// worktree's exclusions, the ignore files above a folder of a repository), which the listing does not watch.
+function rulesCode(rule: Pick<ReadRule, "ignoresOutside">): string {
+  return `${packagesCode()}#${crypto.createHash("sha256").update(rule.ignoresOutside).digest("hex").slice(0, 16)}`;
 }
 
 function packagesCode(): string {
@@ -119,9 +118,9 @@ function packagesCode(): string {
  * directory, a file that is not a regular file). The files are `lstat`ed (one missing now is left out, as
  * a walk would) and the symlinks followed again.
  */
-export function replayListing(root: string, listing: WalkListing, rule: Pick<ReadRule, "secretFiles" | "refusal">, known?: KnownStats): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
+export function replayListing(root: string, listing: WalkListing, rule: Pick<ReadRule, "secretFiles" | "refusal" | "ignoresOutside">, known?: KnownStats): Pick<RepositoryWalk, "files" | "outsideLinks"> | undefined {
   const { secretFiles } = rule;
-  if (listing.rules !== rulesCode(root)) return undefined;
+  if (listing.rules !== rulesCode(rule)) return undefined;
   if (listing.secretFiles.length !== secretFiles.length || listing.secretFiles.some((pattern, index) => pattern !== secretFiles[index])) return undefined;
   const watchedNow = lstatEntries(watchedPaths(listing.folders).map((relative) => pathUnder(root, relative)));
   for (let index = 0; index < watchedNow.length; index++) if (!sameEntry(watchedNow[index], listing.watched, index * WATCH_STRIDE)) return undefined;
@@ -133,7 +132,7 @@ export function replayListing(root: string, listing: WalkListing, rule: Pick<Rea
     if (!stat) continue;
     // Replacing a file by anything else changes its folder: a listing that says otherwise was not made by a walk.
     if (stat.kind !== "file") return undefined;
-    files.push({ path: listing.files[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+    files.push({ path: listing.files[index]!, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, dev: stat.dev, ino: stat.ino });
   }
   for (const link of listing.links) followLink(root, link, pathUnder(root, link), { files, outsideLinks }, rule);
   if (listing.links.length > 0) files.sort((a, b) => comparePaths(a.path, b.path));

@@ -114,7 +114,7 @@ export class FirstWalk {
     const startedAt = Math.min(Date.now(), ahead?.at ?? Infinity, this.#rule.firstReadAt ?? Infinity);
     const walked = this.#walkNow(ahead, cache);
     // Checked later: the folders' `lstat`s and the write are no part of the answer the walk is for.
-    this.#listing?.write(() => listingOf(this.#root, walked, this.#rule.secretFiles, startedAt, this.#settledMs));
+    this.#listing?.write(() => listingOf(this.#root, walked, this.#rule, startedAt, this.#settledMs));
     return stateOf(walked);
   }
 

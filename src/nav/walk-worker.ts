@@ -11,7 +11,7 @@ try {
   // Loaded here, so that a failure to load them is reported too.
   const [{ ReadRule }, { walkFolders }, { walkReport }] = await Promise.all([import("../access/read-rule.ts"), import("./repo-walk.ts"), import("./parallel-walk.ts")]);
   const report = walkReport(walkFolders(task.root, new ReadRule(task.root, task.rule), task.folders));
-  task.port.postMessage(report, [report.sizes.buffer as ArrayBuffer, report.mtimes.buffer as ArrayBuffer, report.ctimes.buffer as ArrayBuffer]);
+  task.port.postMessage(report, [report.sizes.buffer as ArrayBuffer, report.mtimes.buffer as ArrayBuffer, report.ctimes.buffer as ArrayBuffer, report.devs.buffer as ArrayBuffer, report.inos.buffer as ArrayBuffer]);
 } catch (error) {
   task.port.postMessage({ error: String(error) });
 } finally {

@@ -68,19 +68,24 @@ describe("where git keeps a repository's ignore files", () => {
     { label: "a [core \"x\"] subsection is not the core section", files: { "home/.gitconfig": '[core "x"]\n\texcludesFile = /wrong\n' }, env: {}, expected: "home/.config/git/ignore" },
     { label: "the XDG config, then ~/.gitconfig overrides it", files: { "home/.config/git/config": "[core]\nexcludesfile = /from-xdg\n", "home/.gitconfig": "[core]\nexcludesfile = /from-home\n" }, env: {}, expected: "/from-home" },
     { label: "the repository's config overrides the user's", files: { "home/.gitconfig": "[core]\nexcludesfile = /from-home\n", "main/.git/config": "[core] excludesfile = /from-repo\n" }, env: {}, expected: "/from-repo" },
+    { label: "GIT_CONFIG_GLOBAL replaces the user's files", files: { "home/.gitconfig": "[core]\nexcludesfile = /from-home\n", "other.gitconfig": "[core]\nexcludesfile = /from-other\n" }, env: { GIT_CONFIG_GLOBAL: "other.gitconfig" }, expected: "/from-other" },
+    { label: "GIT_CONFIG_SYSTEM, which the user's overrides", files: { "system.gitconfig": "[core]\nexcludesfile = /from-system\n" }, env: { GIT_CONFIG_SYSTEM: "system.gitconfig", GIT_CONFIG_NOSYSTEM: "" }, expected: "/from-system" },
   ])("the global excludes file: $label", ({ files, env, expected }) => {
     const root = realpathSync(tempDir("rlmkit-git-config-"));
     writeUnder(root, { "main/.git/HEAD": "ref: refs/heads/main\n", ...files });
-    const resolved = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, join(root, value)]));
-    expect(globalExcludesFile(join(root, "main"), { HOME: join(root, "home"), ...resolved })).toBe(expected.startsWith("/") ? expected : join(root, expected));
+    const resolved = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value && join(root, value)]));
+    // The machine's own /etc/gitconfig is left out (GIT_CONFIG_NOSYSTEM), unless a row names a system file.
+    expect(globalExcludesFile(join(root, "main"), { HOME: join(root, "home"), GIT_CONFIG_NOSYSTEM: "1", ...resolved })).toBe(expected.startsWith("/") ? expected : join(root, expected));
   });
 });
 
 describe("the read rule with ignore files kept outside the work tree", () => {
   const withHome = async <T>(run: () => Promise<T> | T): Promise<T> => {
-    const before = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+    const before = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM };
     process.env.HOME = home;
+    process.env.GIT_CONFIG_NOSYSTEM = "1";
     delete process.env.XDG_CONFIG_HOME;
+    delete process.env.GIT_CONFIG_GLOBAL;
     try {
       return await run();
     } finally {

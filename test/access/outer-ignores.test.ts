@@ -3,13 +3,14 @@
  * folder and `.git/info/exclude` apply, as git applies them, when the rule is told the repository's root
  * (MCP's `rlm_query` with a folder as `path` tells it).
  */
-import { readdirSync, realpathSync } from "node:fs";
-import { basename, join } from "node:path";
+import { realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, ReadRule, ScriptedModel } from "../../src/index.ts";
 import { createMcpServer } from "../../src/mcp/index.ts";
 import { indexCacheFile } from "../../src/nav/index-cache.ts";
+import { listingFileOf, readListing, replayListing } from "../../src/nav/walk-listing.ts";
 import { startWalkHelper } from "../../src/nav/parallel-walk.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { connectedClient } from "../support/mcp-client.ts";
@@ -119,18 +120,24 @@ describe("nav tools on a folder of a repository", () => {
 });
 
 describe("the walk's listing", () => {
-  test("is kept for a repository, not for a folder of one (it does not watch the ignore files above)", async () => {
-    const fresh = realpathSync(makeRepo({ ".gitignore": "*.log\n", ".git/HEAD": "ref: refs/heads/main\n", "pkg/a.ts": "export const a = 1;\n" }));
+  test("is kept for a folder of a repository too, and not used once an ignore file above it changed", async () => {
+    const fresh = realpathSync(makeRepo({ ".gitignore": "*.log\n", ".git/HEAD": "ref: refs/heads/main\n", "pkg/a.ts": "export const a = 1;\n", "pkg/x.log": "LOG_MARKER\n" }));
+    const pkg = join(fresh, "pkg");
     // A listing is kept only from a walk of folders and ignore files that last changed 2 s before it.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     const cacheDir = tempDir("rlmkit-listing-");
-    const listingOf = (root: string) => basename(indexCacheFile(cacheDir, root)).replace(/\.json$/, ".list");
-    for (const [root, options] of [[fresh, {}], [join(fresh, "pkg"), { repositoryRoot: fresh }]] as const) {
-      const nav = await createNavTools(root, { cacheDir, ...options });
-      expect(await nav.search("const a")).toMatchObject({ matches: [expect.anything()] });
-      await nav.close();
-    }
-    expect(readdirSync(cacheDir).filter((name) => name.endsWith(".list"))).toEqual([listingOf(fresh)]);
+    const nav = await createNavTools(pkg, { cacheDir, repositoryRoot: fresh });
+    expect(await nav.search("MARKER")).toEqual({ matches: [], truncated: false });
+    await nav.close();
+    const listing = readListing(listingFileOf(indexCacheFile(cacheDir, pkg)))!;
+    expect(listing.files).toEqual(["a.ts"]);
+    expect(replayListing(pkg, listing, new ReadRule(pkg, { repositoryRoot: fresh }))?.files.map((file) => file.path)).toEqual(["a.ts"]);
+    // The .gitignore above the folder no longer ignores logs: the listing made under it is not used.
+    writeFileSync(join(fresh, ".gitignore"), "*.tmp\n");
+    expect(replayListing(pkg, listing, new ReadRule(pkg, { repositoryRoot: fresh }))).toBeUndefined();
+    const again = await createNavTools(pkg, { cacheDir, repositoryRoot: fresh });
+    expect(await again.search("MARKER")).toMatchObject({ matches: [expect.objectContaining({ path: "x.log" })] });
+    await again.close();
   }, 20_000);
 });
 

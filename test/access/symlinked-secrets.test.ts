@@ -3,8 +3,10 @@
  * ignored file is refused as its target is, by the read rule (asked for by name), by the walk (never
  * listed, so never searched), and when a kept listing of an earlier walk names it.
  */
-import { realpathSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, ReadRule, type NavTools } from "../../src/index.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
@@ -152,54 +154,96 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
     }
   });
 
-  // The search's reads, whichever reads the files: the addon's scan (where it is built), or this thread (without it).
+  // The search's reads, whichever reads the files: the addon's scan (where it is built), this thread (without it),
+  // or the workers (a pattern with a nested repetition runs there from the first search).
   const readers = [
-    { reader: "the addon's scan or this thread", addon: undefined },
-    { reader: "this thread's reads", addon: "0" },
+    { reader: "the addon's scan", addon: undefined, onWorkers: false },
+    { reader: "this thread's reads", addon: "0", onWorkers: false },
+    { reader: "the workers' reads", addon: undefined, onWorkers: true },
   ] as const;
+  const find = (tools: NavTools, marker: string, onWorkers: boolean) => (onWorkers ? tools.search(`(?:${marker}\\w*)+`, { regex: true }) : tools.search(marker));
 
-  test.each(readers)("is not searched through a file the walk listed that became a link to a secret of exactly its size ($reader)", async ({ addon }) => {
-    const secret = "API_TOKEN=ENV_MARKER\n";
-    const swapped = join(repo, "same-size.txt");
-    writeFileSync(swapped, `${"-".repeat(secret.length - 1)}\n`);
+  // Runs `check` with nav tools opened on `repo` (whose walk is made first), the addon on or off.
+  async function withTools(addon: string | undefined, check: (tools: NavTools) => Promise<void>): Promise<void> {
     const before = process.env.RLMKIT_NATIVE_ADDON;
     if (addon) process.env.RLMKIT_NATIVE_ADDON = addon;
     const tools = await createNavTools(repo, { cacheDir: false });
     try {
-      // The walk lists it as a regular file of the secret's size; no search has read it yet.
-      expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "same-size.txt" })]) });
-      unlinkSync(swapped);
-      symlinkSync(".env", swapped);
-      expect(await tools.search("ENV_MARKER")).toEqual({ matches: [], truncated: false });
-      expect(await tools.search("API_TOKEN", { regex: true })).toEqual({ matches: [], truncated: false });
-      expect(await tools.read("same-size.txt")).toMatchObject({ refused: "secret" });
+      await check(tools);
     } finally {
       if (before === undefined) delete process.env.RLMKIT_NATIVE_ADDON;
       else process.env.RLMKIT_NATIVE_ADDON = before;
-      unlinkSync(swapped);
       await tools.close();
+    }
+  }
+
+  test.each(readers)("is not searched through a file the walk listed that became a link to a secret of exactly its size ($reader)", async ({ addon, onWorkers }) => {
+    const secret = "API_TOKEN=ENV_MARKER\n";
+    const swapped = join(repo, "same-size.txt");
+    writeFileSync(swapped, `${"-".repeat(secret.length - 1)}\n`);
+    try {
+      await withTools(addon, async (tools) => {
+        // The walk lists it as a regular file of the secret's size; no search has read it yet.
+        expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "same-size.txt" })]) });
+        unlinkSync(swapped);
+        symlinkSync(".env", swapped);
+        expect(await find(tools, "ENV_MARKER", onWorkers)).toEqual({ matches: [], truncated: false });
+        expect(await tools.search("API_TOKEN", { regex: true })).toEqual({ matches: [], truncated: false });
+        expect(await tools.read("same-size.txt")).toMatchObject({ refused: "secret" });
+      });
+    } finally {
+      unlinkSync(swapped);
     }
   });
 
-  test.each(readers)("searches what a listed link leads to now, after its target changed since the walk ($reader)", async ({ addon }) => {
+  test.each(readers)("is not searched through a folder the walk listed that became a link to an ignored folder ($reader)", async ({ addon, onWorkers }) => {
+    // A listed file and an ignored one of the same name and size, in the folder the link will lead to.
+    const listed = join(repo, "notes");
+    mkdirSync(listed);
+    writeFileSync(join(listed, "todo.txt"), "nothing here, padded out\n");
+    writeFileSync(join(repo, "dist", "todo.txt"), "FOLDER_MARKER=1 padded..\n");
+    try {
+      await withTools(addon, async (tools) => {
+        // The walk lists notes/todo.txt; nothing has read it yet (an analysis would leave a filter that rules it out).
+        expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "notes" })]) });
+        renameSync(listed, `${listed}-moved`);
+        symlinkSync("dist", listed);
+        expect(await find(tools, "FOLDER_MARKER", onWorkers)).toEqual({ matches: [], truncated: false });
+        expect(await tools.read("notes/todo.txt")).toMatchObject({ error: expect.any(String) });
+        expect(JSON.stringify(await tools.read("notes/todo.txt"))).not.toContain("FOLDER_MARKER");
+      });
+    } finally {
+      rmSync(listed, { force: true, recursive: true });
+      rmSync(`${listed}-moved`, { force: true, recursive: true });
+      rmSync(join(repo, "dist", "todo.txt"), { force: true });
+    }
+  });
+
+  test("does not hang on a listed file that became a link to a FIFO (in a child process: a blocked read would hang it)", () => {
+    const piped = makeRepo({ "piped.txt": "PIPE_MARKER\n", "app.ts": "export const app = 1;\n" });
+    const child = fileURLToPath(new URL("../support/fifo-link-search.ts", import.meta.url));
+    const run = spawnSync(process.execPath, [child, realpathSync(piped)], { encoding: "utf8", timeout: 20_000, env: { ...process.env, RLMKIT_NATIVE_ADDON: "0" } });
+    expect(run.signal, run.stderr).toBeNull();
+    const { search, outline } = JSON.parse(run.stdout) as { search: unknown; outline: { symbols?: unknown[] } };
+    expect(search).toEqual({ matches: [], truncated: false });
+    expect(outline.symbols ?? []).toEqual([]);
+  });
+
+  test.each(readers)("searches what a listed link leads to now, after its target changed since the walk ($reader)", async ({ addon, onWorkers }) => {
     const target = join(repo, "src/target.ts");
     const link = join(repo, "target-link.ts");
     writeFileSync(target, "export const before = 1;\n");
     symlinkSync("src/target.ts", link);
-    const before = process.env.RLMKIT_NATIVE_ADDON;
-    if (addon) process.env.RLMKIT_NATIVE_ADDON = addon;
-    const tools = await createNavTools(repo, { cacheDir: false });
     try {
-      expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "target-link.ts" })]) });
-      writeFileSync(target, "export const after = 'CHANGED_MARKER';\n");
-      const found = (await tools.search("CHANGED_MARKER")) as { matches: { path: string }[] };
-      expect(found.matches.map((match) => match.path).sort()).toEqual(["src/target.ts", "target-link.ts"]);
+      await withTools(addon, async (tools) => {
+        expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "target-link.ts" })]) });
+        writeFileSync(target, "export const after = 'CHANGED_MARKER';\n");
+        const found = (await find(tools, "CHANGED_MARKER", onWorkers)) as { matches: { path: string }[] };
+        expect(found.matches.map((match) => match.path).sort()).toEqual(["src/target.ts", "target-link.ts"]);
+      });
     } finally {
-      if (before === undefined) delete process.env.RLMKIT_NATIVE_ADDON;
-      else process.env.RLMKIT_NATIVE_ADDON = before;
       unlinkSync(link);
       unlinkSync(target);
-      await tools.close();
     }
   });
 
@@ -207,7 +251,7 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
     const rule = new ReadRule(repo);
     const walk = walkRepository(repo, rule);
     expect(walk.files.map((file) => file.path)).toEqual(expect.arrayContaining(["ok-link.ts"]));
-    const listing = listingOf(repo, walk, rule.secretFiles, Date.now() + 60_000, 0)!;
+    const listing = listingOf(repo, walk, rule, Date.now() + 60_000, 0)!;
     expect(listing).toBeDefined();
     const forged = { ...listing, links: [...listing.links, "env-link.txt", "notes-link.txt"].sort() };
     const replayed = replayListing(repo, forged, rule)!;

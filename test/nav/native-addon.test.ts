@@ -141,7 +141,7 @@ describe.skipIf(!nativeAddon())("the native addon's scan with other needles", ()
 });
 
 describe.skipIf(!nativeAddon())("the native addon's stat", () => {
-  test("gives the size, mtime and ctime fs.statSync gives, bit for bit, and nothing for a path it cannot stat", async () => {
+  test("gives the size, mtime, ctime, device and inode number fs.statSync gives, bit for bit, and nothing for a path it cannot stat", async () => {
     const root = path.join(base, "stat");
     await fs.mkdir(path.join(root, "dir"), { recursive: true });
     await fs.writeFile(path.join(root, "a.txt"), "hello\n");
@@ -153,10 +153,10 @@ describe.skipIf(!nativeAddon())("the native addon's stat", () => {
     const many = [...paths, ...Array.from({ length: 300 }, (_, index) => paths[index % paths.length]!)];
     const stats = statFiles(many);
     many.forEach((file, index) => {
-      let expected: { size: number; mtimeMs: number; ctimeMs: number } | undefined;
+      let expected: { size: number; mtimeMs: number; ctimeMs: number; dev: number; ino: number } | undefined;
       try {
         const stat = statSync(file);
-        expected = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
+        expected = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, dev: stat.dev, ino: stat.ino };
       } catch {
         expected = undefined;
       }
@@ -186,7 +186,7 @@ describe.skipIf(!nativeAddon())("the native addon's stat", () => {
         stat = undefined;
       }
       const kind = stat?.isFile() ? "file" : stat?.isDirectory() ? "directory" : stat?.isSymbolicLink() ? "symlink" : "other";
-      expect(stats[index]).toEqual(stat && { kind, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
+      expect(stats[index]).toEqual(stat && { kind, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, dev: stat.dev, ino: stat.ino });
     });
     expect(stats.slice(0, 8).map((stat) => stat?.kind)).toEqual(["file", "directory", "symlink", "symlink", "symlink", undefined, "other", undefined]);
     process.env.RLMKIT_NATIVE_ADDON = "0";

@@ -82,7 +82,7 @@ describe("a walk with a second thread", () => {
   });
 
   test("only the folders the whole walk meets count: the worker's other answers are dropped, and a met folder it did not answer for is walked here", () => {
-    const fake = (folder: string) => ({ files: [{ path: `${folder}/planted.py`, size: 1, mtimeMs: 1, ctimeMs: 1 }], outsideLinks: [`${folder}/planted-link`], trace: { folders: [folder], folderTimes: [0, 0, 0], links: [`${folder}/planted-link`], complete: true } });
+    const fake = (folder: string) => ({ files: [{ path: `${folder}/planted.py`, size: 1, mtimeMs: 1, ctimeMs: 1, dev: 1, ino: 1 }], outsideLinks: [`${folder}/planted-link`], trace: { folders: [folder], folderTimes: [0, 0, 0], links: [`${folder}/planted-link`], complete: true } });
     const answersWrongly = () => ({ collect: () => new Map([["ignored", fake("ignored")], ["not-there", fake("not-there")], ["big/../x", fake("big/../x")]]), cancel: () => undefined });
     expect(walkRepository(root, new ReadRule(root), ["small", "ignored", "not-there"], answersWrongly)).toEqual(walkRepository(root, new ReadRule(root)));
   });

@@ -32,7 +32,7 @@ afterEach(async () => {
 describe("a listing file", () => {
   test("round-trips, and a malformed one reads as none", async () => {
     await sleep(SETTLED_MS * 3);
-    const listing = listingOf(root, onDisk(), [], Date.now(), SETTLED_MS)!;
+    const listing = listingOf(root, onDisk(), new ReadRule(root, { secretFiles: [] }), Date.now(), SETTLED_MS)!;
     const file = path.join(base, "walk.list");
     await writeListing(file, listing);
     expect(readListing(file)).toEqual(listing);
@@ -68,7 +68,7 @@ describe("a listing file", () => {
     await writeUnder(flat, "a.py", "x = 1\n");
     await writeUnder(flat, "b.py", "x = 2\n");
     await sleep(SETTLED_MS * 3);
-    const listing = listingOf(flat, walkRepository(flat, new ReadRule(flat)), [], Date.now(), SETTLED_MS)!;
+    const listing = listingOf(flat, walkRepository(flat, new ReadRule(flat)), new ReadRule(flat, { secretFiles: [] }), Date.now(), SETTLED_MS)!;
     expect(listing.folders).toEqual([""]);
     const file = path.join(base, "flat.list");
     await writeListing(file, listing);

@@ -119,15 +119,15 @@ describe("a kept listing", () => {
     const walk = (known: KnownStats) => new FirstWalk(root, new ReadRule(root), { listing: store, settledMs: SETTLED_MS }).walk(undefined, known);
     // Stated as the search found them, every file but one: what is on disk.
     const given = disk.files.filter((file) => file.path !== "docs/f2.py");
-    const stats = given.map((file) => ({ kind: "file" as const, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs }));
+    const stats = given.map((file) => ({ kind: "file" as const, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, dev: file.dev, ino: file.ino }));
     expect(listed(walk({ files: given, stats }))).toEqual({ files: disk.files, outsideLinks: disk.outsideLinks });
     // A file's stat as the search found it is the walk's (the file's changes after it are the next search's to see).
     const first = disk.files[0]!;
-    const seen = walk({ files: [first], stats: [{ kind: "file", size: 12_345, mtimeMs: 1, ctimeMs: 2 }] }).files.get(first.path);
-    expect(seen).toEqual({ path: first.path, size: 12_345, mtimeMs: 1, ctimeMs: 2 });
+    const seen = walk({ files: [first], stats: [{ kind: "file", size: 12_345, mtimeMs: 1, ctimeMs: 2, dev: 3, ino: 4 }] }).files.get(first.path);
+    expect(seen).toEqual({ path: first.path, size: 12_345, mtimeMs: 1, ctimeMs: 2, dev: 3, ino: 4 });
     // A file the search found to be no regular file makes the listing one not to trust.
     const folders = vi.spyOn(fs, "readdirSync");
-    walk({ files: [first], stats: [{ kind: "symlink", size: 1, mtimeMs: 1, ctimeMs: 1 }] });
+    walk({ files: [first], stats: [{ kind: "symlink", size: 1, mtimeMs: 1, ctimeMs: 1, dev: 1, ino: 1 }] });
     expect(folders).toHaveBeenCalled();
   });
 
@@ -149,7 +149,15 @@ describe("a kept listing", () => {
       fs.writeFileSync(path.join(config, "git", "ignore"), "*.py\n");
       expect(replayListing(root, store.kept!, new ReadRule(root))).toBeUndefined();
       // The walk made under it leaves the files it ignores out.
-      expect(walkRepository(root, new ReadRule(root)).files.some((file) => file.path.endsWith(".py"))).toBe(false);
+      const rule = new ReadRule(root);
+      const walk = walkRepository(root, rule);
+      expect(walk.files.some((file) => file.path.endsWith(".py"))).toBe(false);
+      // A listing records the file as the walk's rule read it, not as it is when the listing is written.
+      fs.writeFileSync(path.join(config, "git", "ignore"), "*.md\n");
+      const written = listingOf(root, walk, rule, Date.now() + 60_000, 0)!;
+      expect(replayListing(root, written, new ReadRule(root))).toBeUndefined();
+      fs.writeFileSync(path.join(config, "git", "ignore"), "*.py\n");
+      expect(replayListing(root, written, new ReadRule(root))).toBeDefined();
     } finally {
       if (before === undefined) delete process.env.XDG_CONFIG_HOME;
       else process.env.XDG_CONFIG_HOME = before;
@@ -305,14 +313,14 @@ describe("a kept listing", () => {
     await sleep(SETTLED_MS * 3);
     const walk = onDisk();
     walk.trace.complete = false;
-    expect(listingOf(root, walk, new ReadRule(root).secretFiles, Date.now(), SETTLED_MS)).toBeUndefined();
+    expect(listingOf(root, walk, new ReadRule(root), Date.now(), SETTLED_MS)).toBeUndefined();
   });
 
   test("is the same whichever thread walked which folder", async () => {
     await sleep(SETTLED_MS * 3);
     const startedAt = Date.now();
-    const single = listingOf(root, walkRepository(root, new ReadRule(root)), [], startedAt, SETTLED_MS);
-    const shared = listingOf(root, walkRepository(root, new ReadRule(root), ["src/app", "src/lib", "docs", "empty"]), [], startedAt, SETTLED_MS);
+    const single = listingOf(root, walkRepository(root, new ReadRule(root)), new ReadRule(root, { secretFiles: [] }), startedAt, SETTLED_MS);
+    const shared = listingOf(root, walkRepository(root, new ReadRule(root), ["src/app", "src/lib", "docs", "empty"]), new ReadRule(root, { secretFiles: [] }), startedAt, SETTLED_MS);
     expect(single).toBeDefined();
     expect(shared).toEqual(single);
   });

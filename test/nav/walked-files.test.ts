@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { comparePaths, type WalkedFile } from "../../src/nav/repo-walk.ts";
 import { WalkedFiles } from "../../src/nav/walked-files.ts";
 
-const file = (path: string, size = 1): WalkedFile => ({ path, size, mtimeMs: 1, ctimeMs: 1 });
+const file = (path: string, size = 1): WalkedFile => ({ path, size, mtimeMs: 1, ctimeMs: 1, dev: 1, ino: 1 });
 // Path order is by UTF-16 code units: upper case before lower case, `-` and `.` before `/`, astral characters after the rest of the BMP's low range.
 const PATHS = ["A.py", "a-b/c.py", "a.py", "a/b.py", "a/b/c.py", "b", "é.py", "😀/x.py", "\uFFFF.py"].sort(comparePaths);
 
