@@ -150,8 +150,8 @@ function jsonText(megabytes: number): string {
 
 /**
  * A bare isolated-vm isolate made as the sandbox makes its own (the same heap limit and nursery), that
- * compiles and runs the program the REPL rewrite makes of a block, and nothing else: no checks, no
- * watchdog, no output. What the isolate itself costs, beside what rlmkit adds around it.
+ * rewrites a block as the REPL does, compiles and runs it, and nothing else: no checks, no watchdog,
+ * no output. What the isolate itself costs, beside what rlmkit adds around it.
  */
 async function bareIsolate(context: string): Promise<{ run: (code: string) => Promise<number>; dispose: () => void }> {
   const limitMb = 128 + Math.ceil(context.length / MB);
