@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { globMatcher } from "./file-rules.ts";
 import { lineRegex, searchLiterals } from "./line-regex.ts";
 import type { NavContext } from "./nav-context.ts";
@@ -38,14 +37,16 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   if (symbols) return searchSymbols(context, request, glob);
   let result = await searchWhileWalking(context, request);
   if ("error" in result) return { error: result.error };
-  let { refused, links } = await recordChanged(context, result.changed);
-  // One that changed into what the read rule refuses is no longer listed: the search runs again without it, so that
-  // the limit and `truncated` hold. (Its matches are left out should another have changed so meanwhile.) A changed
-  // symlink was not read (see openListed in file-read.ts): the search runs again to read what it leads to now.
-  if (refused.size > 0 || links) {
+  let refused = await recordChanged(context, result.changed);
+  // Files that changed since the walk are restated by the index: one that changed into what the read rule refuses is
+  // no longer listed, and one that now is another file (a link, or an editor's save that renamed a new file over it)
+  // was not read (see openListed in file-read.ts). The search runs again over the files as the index now lists them,
+  // so that it reads those and leaves the others out, and its limit and `truncated` hold. (Matches of a file that
+  // changed so again meanwhile are left out.)
+  if (result.changed.length > 0) {
     result = await searchWhileWalking(context, request);
     if ("error" in result) return { error: result.error };
-    ({ refused } = await recordChanged(context, result.changed));
+    refused = await recordChanged(context, result.changed);
   }
   const spansByPath = new Map<string, SymbolSpans>();
   // Records the index holds (in memory or in the disk cache) first, without a promise or a lookup by path each
@@ -79,24 +80,11 @@ export async function navSearch(context: NavContext, query: string, options: Nav
 }
 
 // Files the scan found changed on disk are analysed again (the others are trusted without a stat); those that
-// changed into what the read rule refuses since the walk (a link to `.env`) have no record: their paths. `links`
-// when one the rule still allows is a symlink now, which the search did not read.
-async function recordChanged(context: NavContext, changed: readonly string[]): Promise<{ refused: Set<string>; links: boolean }> {
+// changed into what the read rule refuses since the walk (a link to `.env`) have no record: their paths.
+async function recordChanged(context: NavContext, changed: readonly string[]): Promise<Set<string>> {
   const refused = new Set<string>();
-  let links = false;
-  for (const path of changed) {
-    if (!(await context.index.record(path))) refused.add(path);
-    else links ||= isSymlink(context.index.absolute(path));
-  }
-  return { refused, links };
-}
-
-function isSymlink(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
+  for (const path of changed) if (!(await context.index.record(path))) refused.add(path);
+  return refused;
 }
 
 /**

@@ -229,6 +229,23 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
     expect(outline.symbols ?? []).toEqual([]);
   });
 
+  test.each(readers)("finds a file an editor saved by renaming a new file over it since the walk ($reader)", async ({ addon, onWorkers }) => {
+    const saved = join(repo, "saved.ts");
+    writeFileSync(saved, "export const draft = 1;\n");
+    try {
+      await withTools(addon, async (tools) => {
+        expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "saved.ts" })]) });
+        // Another file at the path now, of the same size: the walk's file is gone.
+        writeFileSync(`${saved}.tmp`, "const SAVED_MARK = 123;\n");
+        renameSync(`${saved}.tmp`, saved);
+        const found = (await find(tools, "SAVED_MARK", onWorkers)) as { matches: { path: string }[] };
+        expect(found.matches.map((match) => match.path)).toEqual(["saved.ts"]);
+      });
+    } finally {
+      rmSync(saved, { force: true });
+    }
+  });
+
   test.each(readers)("searches what a listed link leads to now, after its target changed since the walk ($reader)", async ({ addon, onWorkers }) => {
     const target = join(repo, "src/target.ts");
     const link = join(repo, "target-link.ts");
