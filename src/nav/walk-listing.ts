@@ -268,7 +268,7 @@ function namesUnwalked(joined: string): boolean {
   return joined === "" || DOT_SEGMENT.test(joined) || EMPTY_SEGMENT.test(joined) || GIT_ALIAS.test(joined);
 }
 
-// What some file systems read as `.git` (see the read rule's `namesGit`): a segment `.git` or `git~1` (its 8.3
+// What some file systems read as `.git` (see `namesGit` in src/access/git-names.ts): a segment `.git` or `git~1` (its 8.3
 // short name on Windows) followed by dots and spaces or an NTFS stream, or any character HFS+ ignores in names
 // (so `.g\u200Cit` is `.git` there). A repository that holds such a name on another file system only walks its folders anew.
 const GIT_ALIAS = /(?<=^|[/\0])(?:\.git|git~1)[. ]*(?::[^/\0]*)?(?=[/\0]|$)|[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/i;
