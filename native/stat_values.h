@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstddef>
+#include <cstdint>
 
 constexpr size_t kStatStride = 9;
 
@@ -33,8 +34,9 @@ inline void StatValues(const struct stat& info, double* out) noexcept {
   out[5] = static_cast<double>(info.st_ctim.tv_nsec);
 #endif
   out[6] = KindOf(info.st_mode);
-  out[7] = static_cast<double>(info.st_dev);
-  out[8] = static_cast<double>(info.st_ino);
+  // Through 64 unsigned bits, as libuv gives Node the numbers (macOS's dev_t is signed).
+  out[7] = static_cast<double>(static_cast<uint64_t>(info.st_dev));
+  out[8] = static_cast<double>(static_cast<uint64_t>(info.st_ino));
 }
 
 #endif  // RLMKIT_STAT_VALUES_H_

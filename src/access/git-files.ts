@@ -48,7 +48,8 @@ export function globalExcludesFile(repository: string, env: NodeJS.ProcessEnv = 
   const home = env.HOME || os.homedir();
   const xdg = env.XDG_CONFIG_HOME || path.join(home, ".config");
   const system = isTrue(env.GIT_CONFIG_NOSYSTEM) ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"];
-  const user = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [path.join(xdg, "git", "config"), path.join(home, ".gitconfig")];
+  // An empty GIT_CONFIG_GLOBAL means no user config file at all.
+  const user = env.GIT_CONFIG_GLOBAL !== undefined ? (env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : []) : [path.join(xdg, "git", "config"), path.join(home, ".gitconfig")];
   const configs = [...system, ...user, path.join(commonDirOf(gitDir), "config")];
   let chosen: string | undefined;
   for (const config of configs) chosen = excludesFileIn(readText(config)) ?? chosen;
@@ -57,9 +58,10 @@ export function globalExcludesFile(repository: string, env: NodeJS.ProcessEnv = 
   return path.resolve(repository, chosen);
 }
 
-// A boolean environment variable as git reads one.
+// A boolean environment variable as git reads one: true, yes, on, or a number other than 0.
 function isTrue(value: string | undefined): boolean {
-  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+  const text = value?.trim() ?? "";
+  return /^(true|yes|on)$/i.test(text) || (/^-?\d+$/.test(text) && Number(text) !== 0);
 }
 
 // The last `excludesFile` of the `[core]` section in a git config file's text (names ignore case).

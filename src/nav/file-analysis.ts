@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { readRegularFile } from "./file-read.ts";
 import { extractSymbols } from "./extract-symbols.ts";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-rules.ts";
 import { detectLanguage, needsShebang } from "./languages.ts";
@@ -38,12 +39,13 @@ export interface FileRecord {
 export async function analyzeFile(absolute: string, file: WalkedFile, maxFileBytes: number): Promise<FileRecord> {
   const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs };
   if (file.size > maxFileBytes) {
-    const head = readHead(absolute);
+    const head = readHead(absolute, file);
     const binary = looksBinary(head);
     const language = binary ? undefined : detectLanguage(file.path, firstLine(head))?.language;
     return { ...base, ...(language ? { language } : {}), binary, large: true, lines: null, symbols: [], symbolCount: 0 };
   }
-  const buffer = readRegularFile(absolute);
+  // Only the file the walk listed: a path that leads to another now (a link, a folder on the way swapped for one) is not read.
+  const buffer = readRegularFile(absolute, file);
   if (buffer === undefined) return { ...base, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
   if (looksBinary(buffer)) {
     return { ...base, binary: true, large: false, lines: null, symbols: [], symbolCount: 0 };
@@ -70,27 +72,15 @@ export function countLines(text: string): number {
 }
 
 // Non-blocking, so that a path that is (or leads to) a FIFO opens at once instead of blocking the thread until
-// something writes to it; only a regular file is read.
+// something writes to it.
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
-// A regular file's bytes, or undefined when the path cannot be read or is not a regular file.
-function readRegularFile(absolute: string): Buffer | undefined {
+function readHead(absolute: string, file: WalkedFile): Buffer {
   let handle: number | undefined;
   try {
     handle = fs.openSync(absolute, READ_FLAGS);
-    return fs.fstatSync(handle).isFile() ? fs.readFileSync(handle) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (handle !== undefined) fs.closeSync(handle);
-  }
-}
-
-function readHead(absolute: string): Buffer {
-  let handle: number | undefined;
-  try {
-    handle = fs.openSync(absolute, READ_FLAGS);
-    if (!fs.fstatSync(handle).isFile()) return Buffer.alloc(0);
+    const stat = fs.fstatSync(handle);
+    if (!stat.isFile() || stat.ino !== file.ino || stat.dev !== file.dev) return Buffer.alloc(0);
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
     const read = fs.readSync(handle, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, read);

@@ -78,10 +78,30 @@ export function readSearchBytes(root: string, file: SearchFile): SearchBytes {
 }
 
 /**
+ * A regular file's bytes, or `undefined` when the path cannot be read, is not a regular file (a FIFO is
+ * opened without blocking and not read), or, given the file the walk listed (its device and inode
+ * number), leads to another file now. For the reads outside a search: an analysis, `nav_read`, `nav_refs`.
+ */
+export function readRegularFile(absolute: string, listed?: { readonly dev?: number; readonly ino?: number }): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(absolute, READ_FLAGS);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    if (listed?.ino !== undefined && (stat.ino !== listed.ino || stat.dev !== listed.dev)) return undefined;
+    return fs.readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
  * Reads files into one reused buffer (the bytes are valid until the next read):
- * no buffer per file for the garbage collector, and no `fstat`, since the index
- * knows each size (but for a symlink, see {@link openListed}). A file that is
- * no longer that size is read again whole.
+ * no buffer per file for the garbage collector. The index knows each size; a
+ * file that is no longer that size is read again whole. A file the walk listed
+ * is `fstat`ed once open, to check it is the one listed (see {@link openListed}).
  */
 export class ScratchReader {
   #buffer: Buffer;

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { readRegularFile } from "./file-read.ts";
 import readline from "node:readline";
 import { leadsToRefused, pathNotFound, unreadable, type NavContext } from "./nav-context.ts";
 import type { NavError, NavReadOptions, NavReadResult } from "./nav-results.ts";
@@ -65,7 +66,9 @@ async function readLines(context: NavContext, relative: string, startLine: numbe
   // A file that is (now) a symlink shows what it leads to, which may have changed since the walk listed it.
   const refusal = leadsToRefused(context, relative, safe.absolute);
   if (refusal) return { error: refusal.message, refused: refusal.reason };
-  const lines = record.large ? await streamLines(safe.absolute, startLine, endLine) : sliceLines(fs.readFileSync(safe.absolute, "utf8"), startLine, endLine);
+  const bytes = record.large ? undefined : readRegularFile(safe.absolute);
+  if (!record.large && bytes === undefined) return { error: `'${relative}' cannot be read now (it is no longer a regular file, or it went away)` };
+  const lines = record.large ? await streamLines(safe.absolute, startLine, endLine) : sliceLines(bytes!.toString("utf8"), startLine, endLine);
   const total = record.large ? undefined : record.lines ?? 0;
   if (lines.length === 0) {
     return { error: `'${relative}' has ${total ?? "fewer than " + startLine} lines; line ${startLine} is past the end` };

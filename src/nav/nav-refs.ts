@@ -1,4 +1,4 @@
-import fs from "node:fs";
+import { readRegularFile } from "./file-read.ts";
 import { globMatcher } from "./file-rules.ts";
 import { grammarParser } from "./grammars.ts";
 import { detectLanguage } from "./languages.ts";
@@ -66,7 +66,9 @@ async function fileReferences(context: NavContext, path: string, name: string, q
   if (!grammar || !record || record.binary || record.large) return [];
   const safe = await resolveInside(context.index.root, path);
   if (!safe.ok || leadsToRefused(context, path, safe.absolute)) return [];
-  const text = fs.readFileSync(safe.absolute, "utf8");
+  const bytes = readRegularFile(safe.absolute);
+  if (bytes === undefined) return [];
+  const text = bytes.toString("utf8");
   const tree = (await grammarParser(grammar)).parse(text);
   if (!tree) return [];
   const declared = new Set(record.symbols.map((symbol) => `${symbol.line}:${symbol.column}`));

@@ -20,6 +20,10 @@ v8.setFlagsFromString("--enable-experimental-regexp-engine");
 interface CachedText extends ScannedText {
   readonly size: number;
   readonly mtimeMs: number;
+  // The version and the file the text was read as (NaN where the list had none): a text is used while the list names them all.
+  readonly ctimeMs: number;
+  readonly dev: number;
+  readonly ino: number;
 }
 
 const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; cacheBudgetChars: number };
@@ -27,7 +31,7 @@ const { heartbeat, cacheBudgetChars } = workerData as { heartbeat: Int32Array; c
 const NO_TEXT = null;
 
 let share: FileShare = { paths: [], sizes: new Float64Array(0), mtimes: new Float64Array(0), ctimes: new Float64Array(0), devs: new Float64Array(0), inos: new Float64Array(0), indexes: new Int32Array(0) };
-const texts = new Map<string, CachedText | { readonly size: number; readonly mtimeMs: number; readonly text: typeof NO_TEXT }>();
+const texts = new Map<string, CachedText | (Omit<CachedText, "text" | "lines"> & { readonly text: typeof NO_TEXT })>();
 let cachedChars = 0;
 // Files are read into one reused buffer (no buffer per file, no fstat): their texts are decoded out of it.
 const reader = new ScratchReader(1024 * 1024);
@@ -98,7 +102,7 @@ function searchNames(request: WorkerSearchRequest, names: readonly string[]): nu
   return hits;
 }
 
-// The text of the share's file `at`, from memory while its size and mtime are those of the index; a
+// The text of the share's file `at`, from memory while its size, times and identity are those of the index; a
 // file whose size on disk differs from the index's is read anew and reported in `changed`, and so is
 // one whose path leads to another file than the one listed, of which nothing is read or kept (the
 // next search reads it again, once the index knows it). With `learn`, a file read from disk at the
@@ -111,12 +115,14 @@ function known<K extends "ctimeMs" | "dev" | "ino">(key: K, value: number): Part
 function load(root: string, share: FileShare, at: number, changed: number[], learn: boolean) {
   const path = share.paths[at]!;
   const cached = texts.get(path);
-  if (cached && cached.size === share.sizes[at] && cached.mtimeMs === share.mtimes[at]) return cached;
+  if (cached && cached.size === share.sizes[at] && cached.mtimeMs === share.mtimes[at] && Object.is(cached.ctimeMs, share.ctimes[at]) && Object.is(cached.ino, share.inos[at]) && Object.is(cached.dev, share.devs[at])) return cached;
   const file: SearchFile = { path, size: share.sizes[at]!, mtimeMs: share.mtimes[at]!, ...known("ctimeMs", share.ctimes[at]!), ...known("dev", share.devs[at]!), ...known("ino", share.inos[at]!) };
   const fileIndex = share.indexes[at]!;
   const read = reader.read(root, file);
   if (read.changed) changed.push(fileIndex);
-  if (read.changed && read.bytes === null) return { size: file.size, mtimeMs: file.mtimeMs, text: NO_TEXT };
+  // The version as read, for the cache key (see CachedText).
+  const version = { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: share.ctimes[at]!, dev: share.devs[at]!, ino: share.inos[at]! };
+  if (read.changed && read.bytes === null) return { ...version, text: NO_TEXT };
   if (learn && read.bytes !== null && !read.changed) {
     learned.indexes.push(fileIndex);
     learned.grams.push(filterOfBytes(read.bytes) ?? null);
@@ -126,9 +132,9 @@ function load(root: string, share: FileShare, at: number, changed: number[], lea
     cachedChars -= cached.text?.length ?? 0;
     texts.delete(file.path);
   }
-  if (text !== NO_TEXT && cachedChars + text.length > cacheBudgetChars) return { size: file.size, mtimeMs: file.mtimeMs, text } satisfies CachedText;
+  if (text !== NO_TEXT && cachedChars + text.length > cacheBudgetChars) return { ...version, text } satisfies CachedText;
   // A kept text records its line starts as scans pass them (see line-table.ts).
-  const entry = text === NO_TEXT ? { size: file.size, mtimeMs: file.mtimeMs, text } : ({ size: file.size, mtimeMs: file.mtimeMs, text, lines: new LineTable(text) } satisfies CachedText);
+  const entry = text === NO_TEXT ? { ...version, text } : ({ ...version, text, lines: new LineTable(text) } satisfies CachedText);
   texts.set(file.path, entry);
   cachedChars += text?.length ?? 0;
   return entry;

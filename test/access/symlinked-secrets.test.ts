@@ -4,7 +4,7 @@
  * listed, so never searched), and when a kept listing of an earlier walk names it.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -224,9 +224,52 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
     const child = fileURLToPath(new URL("../support/fifo-link-search.ts", import.meta.url));
     const run = spawnSync(process.execPath, [child, realpathSync(piped)], { encoding: "utf8", timeout: 20_000, env: { ...process.env, RLMKIT_NATIVE_ADDON: "0" } });
     expect(run.signal, run.stderr).toBeNull();
-    const { search, outline } = JSON.parse(run.stdout) as { search: unknown; outline: { symbols?: unknown[] } };
+    const { search, outline, read } = JSON.parse(run.stdout) as { search: unknown; outline: { symbols?: unknown[] }; read: { text?: string; error?: string } };
     expect(search).toEqual({ matches: [], truncated: false });
     expect(outline.symbols ?? []).toEqual([]);
+    expect(read.text).toBeUndefined();
+    expect(read.error).toEqual(expect.any(String));
+  });
+
+  test("leaves no symbols of an ignored file reached through a folder swapped for a link since the walk", async () => {
+    mkdirSync(join(repo, "lib"));
+    writeFileSync(join(repo, "lib", "util.py"), "def helper_fn():\n    return 'ok, padded'\n");
+    writeFileSync(join(repo, "dist", "util.py"), "def api_key_fn():\n    return 'sk-live-1'\n");
+    try {
+      await withTools(undefined, async (tools) => {
+        expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "lib" })]) });
+        renameSync(join(repo, "lib"), join(repo, "lib-moved"));
+        symlinkSync("dist", join(repo, "lib"));
+        expect(await tools.search("api_key_fn", { symbols: true })).toEqual({ matches: [], truncated: false });
+        expect(JSON.stringify(await tools.outline("lib/util.py"))).not.toContain("api_key_fn");
+      });
+    } finally {
+      rmSync(join(repo, "lib"), { force: true, recursive: true });
+      rmSync(join(repo, "lib-moved"), { force: true, recursive: true });
+      rmSync(join(repo, "dist", "util.py"), { force: true });
+    }
+  });
+
+  test("finds new text in a file rewritten in place at its size and mtime once the index has restated it, though the workers held the old", async () => {
+    const file = join(repo, "kept.txt");
+    writeFileSync(file, "old words heree\n");
+    try {
+      await withTools(undefined, async (tools) => {
+        // A first search on the workers: they read the file and keep its text.
+        expect(await find(tools, "words", true)).toMatchObject({ matches: [expect.objectContaining({ path: "kept.txt" })] });
+        // Its mtime kept to the nanosecond, as `touch -r` (or `cp -p`, `rsync -t`) keeps it.
+        expect(spawnSync("touch", ["-r", file, `${file}.times`]).status).toBe(0);
+        writeFileSync(file, "NEWER_MARK here\n");
+        expect(spawnSync("touch", ["-r", `${file}.times`, file]).status).toBe(0);
+        expect(statSync(file, { bigint: true }).mtimeNs).toBe(statSync(`${file}.times`, { bigint: true }).mtimeNs);
+        // nav_read restats the file: the index lists its new version (its ctime changed with the write).
+        expect(await tools.read("kept.txt")).toMatchObject({ text: expect.stringContaining("NEWER_MARK") });
+        expect(await find(tools, "NEWER_MARK", true)).toMatchObject({ matches: [expect.objectContaining({ path: "kept.txt" })] });
+      });
+    } finally {
+      rmSync(file, { force: true });
+      rmSync(`${file}.times`, { force: true });
+    }
   });
 
   test.each(readers)("finds a file an editor saved by renaming a new file over it since the walk ($reader)", async ({ addon, onWorkers }) => {

@@ -1,6 +1,6 @@
 /**
  * A child process for the FIFO row of test/access/symlinked-secrets.test.ts: opens the nav tools on the
- * repository given, lists it, turns `piped.txt` into a link to a new FIFO, then searches and outlines it,
+ * repository given, lists it, turns `piped.txt` into a link to a new FIFO, then searches, outlines and reads it,
  * printing what they answer as one JSON line. A read that blocks on the FIFO would keep it from ever
  * printing, which the test sees as a time-out instead of a hung test run.
  */
@@ -17,5 +17,6 @@ if (spawnSync("mkfifo", [join(repo, "a-fifo")]).status !== 0) throw new Error("m
 symlinkSync("a-fifo", join(repo, "piped.txt"));
 const search = await tools.search("PIPE_MARKER");
 const outline = await tools.outline("piped.txt");
+const read = await tools.read("piped.txt");
 await tools.close();
-console.log(JSON.stringify({ search, outline }));
+console.log(JSON.stringify({ search, outline, read }));
