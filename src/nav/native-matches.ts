@@ -92,7 +92,9 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
       if (!reply.stats) return undefined;
       const stated = entryStatsOf(reply.stats);
       const byFile: (EntryStat | undefined)[] = new Array(files.length);
-      for (let at = 0; at < indexes.length; at++) byFile[indexes[at]!] = stated[at];
+      // Not a path the scan read through a link, nor one that led to another file: their stats are not the path's own,
+      // and the walk states those itself.
+      for (let at = 0; at < indexes.length; at++) byFile[indexes[at]!] = counts[at * FILE_STRIDE] === -4 || counts[at * FILE_STRIDE + 3] === 1 ? undefined : stated[at];
       return byFile;
     },
     unnamedFiles() {
