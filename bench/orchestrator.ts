@@ -206,10 +206,6 @@ async function benchGuestCode(label: string, context: string, code: string, clea
     guestOutput = result.output;
     const cleaned = await sandbox.execute(cleanup);
     if (cleaned.error) throw new Error(`${label}: ${cleaned.error.message}`);
-    // Until the isolate has done what the blocks left it to do (the sandbox has it empty its young generation after a
-    // block, not awaited): in a session the next block comes after a model's reply, and here the host's rounds would
-    // otherwise run beside that work on the machine's two cores.
-    await sandbox.setGlobal("__rlm_bench_idle", 0);
     return s1 - s0;
   };
   const inHost = (round: number): [number, number] => {

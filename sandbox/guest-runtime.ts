@@ -7,7 +7,7 @@ export const HOST_CALLBACKS = {
 } as const;
 
 /** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
-export const RUNTIME_ENTRY_POINTS = ["run", "quiet", "ended", "settle", "expose", "stub", "setGlobal", "collect"] as const;
+export const RUNTIME_ENTRY_POINTS = ["run", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
 
 /**
  * Source of the guest runtime, evaluated once in every fresh context. It evaluates
@@ -31,10 +31,6 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   delete G.${HOST_CALLBACKS.final};
   delete G.${HOST_CALLBACKS.callStart};
   delete G.${HOST_CALLBACKS.runEnded};
-  // V8's collector, which the host had V8 give this context (see nursery.ts): taken over here, out of guest code's
-  // reach. V8 makes the global non-configurable, so it stays, holding nothing: the name is guest code's to use.
-  const collectGarbage = typeof G.gc === "function" ? G.gc : undefined;
-  if (collectGarbage) G.gc = undefined;
   for (const name of ["WebAssembly", "SharedArrayBuffer", "Atomics"]) delete G[name];
 
   const stringify = JSON.stringify;
@@ -265,15 +261,6 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
     },
     stub(name, message) {
       define(name, { [name]: function () { throw new ErrorOf(message); } }[name]);
-    },
-    /**
-     * Empties the young generation (V8's minor collection), where the context has the collector (true then): the host
-     * asks after a block, so that the isolate does it while it waits for the next one, not in the middle of it.
-     */
-    collect() {
-      if (!collectGarbage) return false;
-      collectGarbage({ type: "minor" });
-      return true;
     },
     /** Defines a global without running guest setters; false when guest code made the name read-only. */
     setGlobal(name, value) {

@@ -45,24 +45,6 @@ export async function keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapSt
   return kept ? undefined : "unchecked";
 }
 
-/** How much of the isolate's CPU time (ms) a block's run must take for the isolate to empty its young generation after it. */
-export const COLLECT_AFTER_MS = 2;
-
-/**
- * Has the isolate empty its young generation now (V8's minor collection, see the runtime's `collect`) after a block
- * whose run took {@link COLLECT_AFTER_MS} or more of the isolate's CPU time (`ranMs`), and after the block that follows one (what the long one
- * kept, a later block may have let go of): the isolate does it while it waits for the next block (a session's next
- * block comes after a model's reply), not in the middle of that block, where what a block keeps (REPL variables)
- * would be copied when the young generation fills. Not awaited. Short blocks, which make little, leave it be: a
- * collection has a cost of its own, which a thousand sessions of small blocks would pay for nothing.
- */
-export function collectWhileIdle(live: Live, ranMs: number): void {
-  const long = ranMs >= COLLECT_AFTER_MS;
-  if (!long && !live.collectAfterNext) return;
-  live.collectAfterNext = long;
-  live.runtime.collect.apply(undefined, []).catch(() => undefined);
-}
-
 // The used heap over V8's own heap limit.
 function overHeap(stats: ivm.HeapStatistics): boolean {
   return stats.used_heap_size > stats.heap_size_limit;

@@ -12,7 +12,7 @@ import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrit
 import { redactHostPaths } from "./redact.ts";
 import { answerWithin, askAgainOnGuestError, CHECK_WITHIN_MS, type Live, type LiveCallbacks } from "./live-isolate.ts";
 import { watchBlock } from "./watchdog.ts";
-import { collectWhileIdle, heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
+import { heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
 
 interface BlockState {
@@ -145,16 +145,12 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       if (failed) throw failed.error;
       return result;
     };
-    // The isolate's own time for the run (its CPU time: a block that waits for a host call or a CPU made nothing meanwhile).
-    const cpuBefore = live.isolate.cpuTime;
-    let ranMs = 0;
     try {
       // A written-off isolate (a catastrophic error, or stuck after the watchdog's dispose) may never settle its promises; stop waiting on them.
       outcome = await Promise.race([runBlock(), live.broken]);
     } catch (error) {
       failure = { error };
     } finally {
-      ranMs = live.isolate.isDisposed ? 0 : Number(live.isolate.cpuTime - cpuBefore) / 1e6;
       watchdog.stop();
       block.hostWaitMs += live.inFlight > 0 ? performance.now() - live.waitingSince : 0;
       this.#block = undefined;
@@ -196,7 +192,6 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       const alsoFailed = failedAs ? ` (it had also failed: ${failedAs.name}: ${failedAs.message})` : "";
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)${alsoFailed}` }, true);
     }
-    collectWhileIdle(live, ranMs);
     if (failure) return finish({ kind: "runtime", name: failedAs!.name, message: failedAs!.message, ...locate(String(error?.stack ?? ""), filename, program) });
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
     if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });

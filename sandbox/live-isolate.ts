@@ -2,7 +2,7 @@ import ivm from "isolated-vm";
 import type { GuestValue } from "./sandbox.ts";
 import { GUEST_RUNTIME_SOURCE, HOST_CALLBACKS, RUNTIME_ENTRY_POINTS } from "./guest-runtime.ts";
 import { ReplState } from "./repl-state.ts";
-import { withCollector, withSemiSpace } from "./nursery.ts";
+import { withSemiSpace } from "./nursery.ts";
 import { persistentBytes } from "./json-size.ts";
 
 export type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
@@ -44,8 +44,6 @@ export interface Live {
   endWait?: () => void;
   /** What the REPL rewrite knows of the blocks that ran in this isolate. */
   readonly repl: ReplState;
-  /** True after a block long enough to be collected after (see `collectWhileIdle` in heap-check.ts): the block after it is collected after too, however short (what the long one kept may be garbage by then). */
-  collectAfterNext: boolean;
 }
 
 /**
@@ -81,7 +79,7 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
   // Without this callback V8 aborts the whole host process when a guest allocation
   // cannot be satisfied at all (a huge dictionary growing, for example). With it the
   // isolate is written off and the block ends as a memory error.
-  const isolate: ivm.Isolate = withSemiSpace(semiSpaceMb, () => new ivm.Isolate({
+  const isolate = withSemiSpace(semiSpaceMb, () => new ivm.Isolate({
     memoryLimit: limitMb,
     onCatastrophicError: () => {
       if (live) return writeOff(live, "catastrophe");
@@ -98,8 +96,7 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
   let context: ivm.Context;
   const entries = {} as Record<RuntimeEntryPoint, ivm.Reference>;
   try {
-    // Made at once, so that the collector flag is on for this context alone (see withCollector).
-    context = withCollector(() => isolate.createContextSync());
+    context = await setUp(isolate.createContext());
     const global = context.global;
     await setUp(global.set(HOST_CALLBACKS.output, new ivm.Callback((text: unknown) => callbacks.output(text))));
     await setUp(global.set(HOST_CALLBACKS.final, new ivm.Callback((json: unknown) => callbacks.final(json))));
@@ -124,7 +121,7 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
   } finally {
     clearTimeout(timer);
   }
-  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, reject, limitMb, repl: new ReplState(), lost: undefined, onLost: callbacks.lost, collectAfterNext: false };
+  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, reject, limitMb, repl: new ReplState(), lost: undefined, onLost: callbacks.lost };
   return live;
 }
 

@@ -33,20 +33,3 @@ export function withSemiSpace<T>(megabytes: number, create: () => T): T {
     setFlagsFromString("--max-semi-space-size=0");
   }
 }
-
-/**
- * Runs `create`, which must create a context synchronously, with V8's `--expose-gc`
- * on: the context gets V8's collector as the global `gc`, which the guest runtime
- * takes over at start-up (the global then holds `undefined`: guest code never reaches
- * the collector). The flag is read when a context is made, so it is on only while this
- * one is, and is turned off again unless the host process has the collector itself.
- */
-export function withCollector<T>(create: () => T): T {
-  const hostHasIt = typeof (globalThis as { gc?: unknown }).gc === "function";
-  setFlagsFromString("--expose-gc");
-  try {
-    return create();
-  } finally {
-    if (!hostHasIt) setFlagsFromString("--no-expose-gc");
-  }
-}

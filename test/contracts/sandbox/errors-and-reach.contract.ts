@@ -55,8 +55,6 @@ export function errorsAndReach({ open, test }: ContractKit): void {
       { label: "WebAssembly", code: "typeof WebAssembly" },
       { label: "SharedArrayBuffer", code: "typeof SharedArrayBuffer" },
       { label: "Atomics", code: "typeof Atomics" },
-      { label: "V8's collector (the sandbox has the isolate collect between blocks)", code: "typeof gc" },
-      { label: "V8's collector, from the global's own property", code: "typeof Object.getOwnPropertyDescriptor(globalThis, 'gc')?.value" },
       { label: "the output callback", code: "typeof __rlm_host_output" },
       { label: "the FINAL callback", code: "typeof __rlm_host_final" },
       { label: "the sync call callback", code: "typeof __rlm_host_call_sync" },
@@ -95,15 +93,6 @@ export function errorsAndReach({ open, test }: ContractKit): void {
           "FINAL(Object.getOwnPropertyNames(globalThis).filter((key) => { try { const value = globalThis[key]; if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false; const names = Object.getOwnPropertyNames(value).concat(Object.getOwnPropertyNames(Object.getPrototypeOf(value) || {})); return names.some((name) => markers.includes(name)) } catch { return true } }))",
       );
       expect(result.final).toEqual({ value: [] });
-    });
-
-    test("the name gc is the guest's own, in and across blocks, and the host process gets no collector", async ({ sandbox }) => {
-      expect((await sandbox.execute("const gc = 'garbage count'\nprint(gc)")).output).toBe("garbage count\n");
-      expect((await sandbox.execute("FINAL(gc)")).final).toEqual({ value: "garbage count" });
-      // The flag that gives the sandbox's context the collector is on only while that context is made.
-      expect(typeof (globalThis as { gc?: unknown }).gc).toBe("undefined");
-      const { runInNewContext } = await import("node:vm");
-      expect(runInNewContext("typeof gc")).toBe("undefined");
     });
 
     test("the object that publishes functions is only the guest's own global object", async ({ sandbox }) => {
