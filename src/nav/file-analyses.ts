@@ -1,4 +1,4 @@
-import { analyzeFile, type FileRecord } from "./file-analysis.ts";
+import { analyzeFile, unreadRecord, type FileRecord } from "./file-analysis.ts";
 import { withLazySymbols } from "./cached-record.ts";
 import { sameVersion } from "./index-filters.ts";
 import { analyzeInWorkers } from "./index-workers.ts";
@@ -70,6 +70,8 @@ export class FileAnalyses {
         const cached = (await this.#cache()).get(file.path);
         if (cached && sameVersion(cached, file)) return this.takeCached(cached);
         const record = await analyzeFile(pathUnder(this.#root, file.path), file, this.#maxFileBytes);
+        // The path led to another file: nothing is known of the one listed, and nothing is kept (the index restates it when asked again).
+        if (!record) return unreadRecord(file);
         this.#analyzed++;
         this.#changed();
         this.records.set(file.path, record);
@@ -95,10 +97,11 @@ export class FileAnalyses {
     await analyzeInWorkers(tasks, this.#maxFileBytes, (task, result) => {
       const at = spill?.append(result.symbolPiece);
       const record = withLazySymbols(result.record, at ? { pieces: spill!, at } : result.symbolPiece, result.record.grams);
+      results[task] = record;
+      if (result.unread) return;
       this.records.set(record.path, record);
       this.#analyzed++;
       this.#changed();
-      results[task] = record;
     });
     return results;
   }

@@ -33,10 +33,20 @@ export interface FileRecord {
 }
 
 /**
+ * The record of a listed file that was not analysed because its path led to another file (see
+ * {@link analyzeFile}): nothing is known of it, and it is not to be kept.
+ */
+export function unreadRecord(file: WalkedFile): FileRecord {
+  return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
+}
+
+/**
  * Reads one file and works out its language, line count and symbols.
  * Files over `maxFileBytes` are sniffed (first bytes only), never read whole.
+ * `undefined` when the path now leads to another file than the one the walk
+ * listed (a link, a folder on the way swapped for one): nothing of it is read.
  */
-export async function analyzeFile(absolute: string, file: WalkedFile, maxFileBytes: number): Promise<FileRecord> {
+export async function analyzeFile(absolute: string, file: WalkedFile, maxFileBytes: number): Promise<FileRecord | undefined> {
   const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs };
   if (file.size > maxFileBytes) {
     const head = readHead(absolute, file);
@@ -46,6 +56,7 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
   }
   // Only the file the walk listed: a path that leads to another now (a link, a folder on the way swapped for one) is not read.
   const buffer = readRegularFile(absolute, file);
+  if (buffer === "another") return undefined;
   if (buffer === undefined) return { ...base, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
   if (looksBinary(buffer)) {
     return { ...base, binary: true, large: false, lines: null, symbols: [], symbolCount: 0 };

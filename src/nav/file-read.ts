@@ -78,17 +78,18 @@ export function readSearchBytes(root: string, file: SearchFile): SearchBytes {
 }
 
 /**
- * A regular file's bytes, or `undefined` when the path cannot be read, is not a regular file (a FIFO is
- * opened without blocking and not read), or, given the file the walk listed (its device and inode
- * number), leads to another file now. For the reads outside a search: an analysis, `nav_read`, `nav_refs`.
+ * A regular file's bytes; `undefined` when the path cannot be read or is not a regular file (a FIFO is
+ * opened without blocking and not read); `"another"` when, given the file the walk listed (its device
+ * and inode number), the path leads to another file now. For the reads outside a search: an analysis,
+ * `nav_read`, `nav_refs`.
  */
-export function readRegularFile(absolute: string, listed?: { readonly dev?: number; readonly ino?: number }): Buffer | undefined {
+export function readRegularFile(absolute: string, listed?: { readonly dev?: number; readonly ino?: number }): Buffer | "another" | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(absolute, READ_FLAGS);
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return undefined;
-    if (listed?.ino !== undefined && (stat.ino !== listed.ino || stat.dev !== listed.dev)) return undefined;
+    if (listed?.ino !== undefined && (stat.ino !== listed.ino || stat.dev !== listed.dev)) return "another";
     return fs.readFileSync(fd);
   } catch {
     return undefined;

@@ -71,6 +71,7 @@ export async function searchHere(
   const mayHold = literal === undefined ? () => true : bytePrefilter(literal, request.caseSensitive);
   const batch = plan.pattern ? new GuardedBatch(plan, sink, wanted, new TimeGuard(budgetMs)) : undefined;
   const changed: number[] = [];
+  const unread: number[] = [];
   const reader = new ScratchReader(request.maxFileBytes);
   let searchedFiles = 0;
   let sinceYield = 0;
@@ -82,6 +83,7 @@ export async function searchHere(
     if (mayHoldFile && !mayHoldFile(file)) continue;
     const { bytes, changed: differs } = reader.read(request.root, file);
     if (differs) changed.push(index);
+    if (differs && bytes === null) unread.push(index);
     if (bytes !== null && !differs && learn?.wants(file)) learn.add(file, filterOfBytes(bytes));
     if (bytes === null || looksBinary(bytes)) continue;
     searchedFiles++;
@@ -99,7 +101,7 @@ export async function searchHere(
     }
   }
   if (batch && !batch.flush()) return undefined;
-  return mergeMatches(files, [{ ...sink.result(), searchedFiles, changed }], request.limit);
+  return mergeMatches(files, [{ ...sink.result(), searchedFiles, changed, unread }], request.limit);
 }
 
 // What the search scans for, and the literal a file must hold to be scanned (none: every file is).

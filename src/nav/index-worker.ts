@@ -4,7 +4,7 @@
 // UTF-8 bytes (see symbol-piece.ts), which is what the disk cache stores, so the
 // main thread never builds symbol objects for files nobody asks about.
 import { parentPort } from "node:worker_threads";
-import { analyzeFile } from "./file-analysis.ts";
+import { analyzeFile, unreadRecord } from "./file-analysis.ts";
 import type { AnalysisBatch, AnalysisResult } from "./index-workers.ts";
 import { encodeSymbolPiece } from "./symbol-piece.ts";
 
@@ -12,10 +12,11 @@ parentPort?.on("message", async (batch: AnalysisBatch) => {
   const results: AnalysisResult[] = [];
   const transfer: ArrayBuffer[] = [];
   for (const task of batch.files) {
-    const { symbols, ...record } = await analyzeFile(task.absolute, task.file, batch.maxFileBytes);
+    const analyzed = await analyzeFile(task.absolute, task.file, batch.maxFileBytes);
+    const { symbols, ...record } = analyzed ?? unreadRecord(task.file);
     // Encoded here and moved, not copied: the main thread keeps these bytes outside its heap.
     const symbolPiece = encodeSymbolPiece(symbols);
-    results.push({ record, symbolPiece });
+    results.push({ record, symbolPiece, ...(analyzed ? {} : { unread: true }) });
     transfer.push(symbolPiece.buffer as ArrayBuffer);
     if (record.grams) transfer.push(record.grams.buffer as ArrayBuffer);
   }

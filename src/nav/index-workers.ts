@@ -32,6 +32,8 @@ export interface AnalysisBatch {
 export interface AnalysisResult {
   readonly record: Omit<FileRecord, "symbols">;
   readonly symbolPiece: Uint8Array;
+  /** True when the path led to another file than the one listed: the record says nothing and is not to be kept. */
+  readonly unread?: boolean;
 }
 
 /** How many index workers to start on this machine. */

@@ -32,6 +32,7 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
   // and 1 when the scan named their symbols (not for a file read at another size: its spans are of the version before).
   const runs: number[] = [];
   const changed: string[] = [];
+  const unread: string[] = [];
   let searchedFiles = 0;
   let total = 0;
   let hit = 0;
@@ -51,6 +52,7 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     // it is reported changed, for the rule to judge, and nothing of it is kept.
     if (length === -4 || (counts[at * FILE_STRIDE + 3] === 1 && files[index]!.ino === undefined && !listedAs(reply.stats, at, files[index]!))) {
       changed.push(files[index]!.path);
+      unread.push(files[index]!.path);
       continue;
     }
     const sameSize = length === files[index]!.size;
@@ -83,6 +85,7 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
     truncated: total > limit,
     searchedFiles,
     changed,
+    unread,
     files() {
       const matched: SearchFile[] = [];
       for (let run = 0; run < runs.length; run += RUN) matched.push(files[runs[run]!]!);

@@ -67,7 +67,7 @@ async function fileReferences(context: NavContext, path: string, name: string, q
   const safe = await resolveInside(context.index.root, path);
   if (!safe.ok || leadsToRefused(context, path, safe.absolute)) return [];
   const bytes = readRegularFile(safe.absolute);
-  if (bytes === undefined) return [];
+  if (!(bytes instanceof Buffer)) return [];
   const text = bytes.toString("utf8");
   const tree = (await grammarParser(grammar)).parse(text);
   if (!tree) return [];

@@ -40,10 +40,10 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   let refused = await recordChanged(context, result.changed);
   // Files that changed since the walk are restated by the index: one that changed into what the read rule refuses is
   // no longer listed, and one that now is another file (a link, or an editor's save that renamed a new file over it)
-  // was not read (see openListed in file-read.ts). The search runs again over the files as the index now lists them,
-  // so that it reads those and leaves the others out, and its limit and `truncated` hold. (Matches of a file that
-  // changed so again meanwhile are left out.)
-  if (result.changed.length > 0) {
+  // was not read (see openListed in file-read.ts). Then the search runs again over the files as the index now lists
+  // them, so that it reads those and leaves the others out, and its limit and `truncated` hold. (Matches of a file
+  // that changed so again meanwhile are left out.) A file that only changed size was read as it is now.
+  if (refused.size > 0 || result.unread.length > 0) {
     result = await searchWhileWalking(context, request);
     if ("error" in result) return { error: result.error };
     refused = await recordChanged(context, result.changed);

@@ -13,6 +13,8 @@ export interface WorkerMatches {
   readonly searchedFiles: number;
   /** Files whose size on disk was not the index's when they were read. */
   readonly changed: number[];
+  /** Of `changed`, the files not read: their path led to another file than the one listed. */
+  readonly unread?: number[];
 }
 
 /**
@@ -27,6 +29,11 @@ export interface TextMatches {
   readonly searchedFiles: number;
   /** Paths found changed on disk since the index last saw them (their matches are from the new text). */
   readonly changed: string[];
+  /**
+   * Of {@link changed}, the paths that were not read: they led to another file than the one listed (a link, a folder
+   * on the way swapped for one, a file renamed over it), so the search must run again once the index has restated them.
+   */
+  readonly unread: string[];
   /** The files with matches, each once, in file order (the objects of the list searched). */
   files(): SearchFile[];
   /** The files of {@link files} whose matches `build` does not name (all of them when absent). */
@@ -51,12 +58,14 @@ export type TextSearchResult = TextMatches | { readonly error: string };
  */
 export function mergeMatches(files: readonly SearchFile[], replies: readonly WorkerMatches[], limit: number): TextMatches {
   const changed: string[] = [];
+  const unread: string[] = [];
   let searchedFiles = 0;
   let total = 0;
   for (const reply of replies) {
     searchedFiles += reply.searchedFiles;
     total += reply.count;
     for (const index of reply.changed) changed.push(files[index].path);
+    for (const index of reply.unread ?? []) unread.push(files[index].path);
   }
   const count = Math.min(total, limit);
   const runs = mergedRuns(replies, count);
@@ -65,6 +74,7 @@ export function mergeMatches(files: readonly SearchFile[], replies: readonly Wor
     truncated: total > limit,
     searchedFiles,
     changed,
+    unread,
     files() {
       const matched: SearchFile[] = new Array(runs.length / RUN_STRIDE);
       for (let run = 0; run < runs.length; run += RUN_STRIDE) matched[run / RUN_STRIDE] = files[runs[run + 3]!]!;

@@ -74,6 +74,7 @@ function search(request: WorkerSearchRequest): WorkerMatches {
   const pattern = request.pattern ? compileLinePattern(request.pattern, request.linear, true) : undefined;
   const plan = scanPlan(request.query, request.caseSensitive, pattern, request.pattern?.literal);
   const changed: number[] = [];
+  const unread: number[] = [];
   let searchedFiles = 0;
   // A preload reads every file of the share, and runs the search too (warming the code that scans) but sends no lines.
   const { paths, sizes, indexes } = share;
@@ -81,13 +82,13 @@ function search(request: WorkerSearchRequest): WorkerMatches {
     beat();
     if (sizes[index]! > request.maxFileBytes) continue;
     if (isMatch && !isMatch(paths[index]!)) continue;
-    const entry = load(request.root, share, index, changed, request.learn?.[index] === 1);
+    const entry = load(request.root, share, index, changed, unread, request.learn?.[index] === 1);
     if (entry.text === NO_TEXT) continue;
     searchedFiles++;
     if (sink.count >= wanted) continue;
     scanText(indexes[index]!, entry as CachedText, plan, sink, wanted);
   }
-  return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed } : { ...sink.result(), searchedFiles, changed };
+  return request.preload ? { meta: new Int32Array(0), texts: [], count: 0, searchedFiles, changed, unread } : { ...sink.result(), searchedFiles, changed, unread };
 }
 
 function searchNames(request: WorkerSearchRequest, names: readonly string[]): number[] {
@@ -107,22 +108,33 @@ function searchNames(request: WorkerSearchRequest, names: readonly string[]): nu
 // one whose path leads to another file than the one listed, of which nothing is read or kept (the
 // next search reads it again, once the index knows it). With `learn`, a file read from disk at the
 // index's size also gets a trigram filter, in `learned`.
+// Whether a kept text is of the share's file `at`: the same size, mtime and ctime, and the same file where both know
+// which (a text read from the disk cache's list, which keeps no identity, stands for the walked file of that version).
+function sameVersion(cached: Omit<CachedText, "text" | "lines">, share: FileShare, at: number): boolean {
+  if (cached.size !== share.sizes[at] || cached.mtimeMs !== share.mtimes[at] || !Object.is(cached.ctimeMs, share.ctimes[at])) return false;
+  const known = (mine: number, theirs: number) => Number.isNaN(mine) || Number.isNaN(theirs) || mine === theirs;
+  return known(cached.dev, share.devs[at]!) && known(cached.ino, share.inos[at]!);
+}
+
 // A value of a share, when the list had it (NaN: it had none).
 function known<K extends "ctimeMs" | "dev" | "ino">(key: K, value: number): Partial<Record<K, number>> {
   return Number.isNaN(value) ? {} : ({ [key]: value } as Record<K, number>);
 }
 
-function load(root: string, share: FileShare, at: number, changed: number[], learn: boolean) {
+function load(root: string, share: FileShare, at: number, changed: number[], unread: number[], learn: boolean) {
   const path = share.paths[at]!;
   const cached = texts.get(path);
-  if (cached && cached.size === share.sizes[at] && cached.mtimeMs === share.mtimes[at] && Object.is(cached.ctimeMs, share.ctimes[at]) && Object.is(cached.ino, share.inos[at]) && Object.is(cached.dev, share.devs[at])) return cached;
+  if (cached && sameVersion(cached, share, at)) return cached;
   const file: SearchFile = { path, size: share.sizes[at]!, mtimeMs: share.mtimes[at]!, ...known("ctimeMs", share.ctimes[at]!), ...known("dev", share.devs[at]!), ...known("ino", share.inos[at]!) };
   const fileIndex = share.indexes[at]!;
   const read = reader.read(root, file);
   if (read.changed) changed.push(fileIndex);
   // The version as read, for the cache key (see CachedText).
   const version = { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: share.ctimes[at]!, dev: share.devs[at]!, ino: share.inos[at]! };
-  if (read.changed && read.bytes === null) return { ...version, text: NO_TEXT };
+  if (read.changed && read.bytes === null) {
+    unread.push(fileIndex);
+    return { ...version, text: NO_TEXT };
+  }
   if (learn && read.bytes !== null && !read.changed) {
     learned.indexes.push(fileIndex);
     learned.grams.push(filterOfBytes(read.bytes) ?? null);

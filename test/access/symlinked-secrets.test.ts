@@ -4,13 +4,14 @@
  * listed, so never searched), and when a kept listing of an earlier walk names it.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createNavTools, ReadRule, type NavTools } from "../../src/index.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { listingOf, replayListing } from "../../src/nav/walk-listing.ts";
+import { TextSearchEngine } from "../../src/nav/text-search.ts";
 import { makeRepo } from "../cli/run-cli.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -241,7 +242,10 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
         renameSync(join(repo, "lib"), join(repo, "lib-moved"));
         symlinkSync("dist", join(repo, "lib"));
         expect(await tools.search("api_key_fn", { symbols: true })).toEqual({ matches: [], truncated: false });
-        expect(JSON.stringify(await tools.outline("lib/util.py"))).not.toContain("api_key_fn");
+        // The folder back as it was: the file the walk listed, unchanged, whose analysis was not kept as an empty one.
+        unlinkSync(join(repo, "lib"));
+        renameSync(join(repo, "lib-moved"), join(repo, "lib"));
+        expect(await tools.outline("lib/util.py")).toMatchObject({ symbols: [expect.objectContaining({ name: "helper_fn" })] });
       });
     } finally {
       rmSync(join(repo, "lib"), { force: true, recursive: true });
@@ -286,6 +290,26 @@ describe.skipIf(process.platform === "win32")("a symlink to what may not be read
       });
     } finally {
       rmSync(saved, { force: true });
+    }
+  });
+
+  test("runs a search once when a file only changed size since the walk (it was read as it is now)", async () => {
+    const grown = join(repo, "grown.txt");
+    writeFileSync(grown, "GROWN_MARK one\n");
+    try {
+      await withTools(undefined, async (tools) => {
+        expect(await tools.ls("")).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ name: "grown.txt" })]) });
+        appendFileSync(grown, "GROWN_MARK two\n");
+        const searches = vi.spyOn(TextSearchEngine.prototype, "search");
+        try {
+          expect(await tools.search("GROWN_MARK")).toMatchObject({ matches: [expect.objectContaining({ line: 1 }), expect.objectContaining({ line: 2 })] });
+          expect(searches).toHaveBeenCalledTimes(1);
+        } finally {
+          searches.mockRestore();
+        }
+      });
+    } finally {
+      rmSync(grown, { force: true });
     }
   });
 
