@@ -3,9 +3,9 @@
 // 10 ms, against 13 MB and 30 ms).
 
 /** The metadata columns of a file record, in the order they are written. */
-export const RECORD_COLUMNS = ["path", "size", "mtimeMs", "ctimeMs", "dev", "ino", "language", "binary", "large", "lines", "symbolCount", "symbolsLength", "spansLength", "gramsLength"] as const;
+export const RECORD_COLUMNS = ["path", "size", "mtimeMs", "ctimeMs", "language", "binary", "large", "lines", "symbolCount", "symbolsLength", "spansLength", "gramsLength"] as const;
 /** The metadata columns of a file filter (a file a search read that nobody analysed). */
-export const FILTER_COLUMNS = ["path", "size", "mtimeMs", "ctimeMs", "dev", "ino", "binary", "gramsLength"] as const;
+export const FILTER_COLUMNS = ["path", "size", "mtimeMs", "ctimeMs", "binary", "gramsLength"] as const;
 
 // Values written per chunk of a column.
 const ROWS_PER_CHUNK = 2048;

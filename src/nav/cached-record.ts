@@ -51,8 +51,6 @@ class LazySymbolsRecord implements FileRecord {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
-  readonly dev: number | undefined;
-  readonly ino: number | undefined;
   readonly language?: string;
   readonly binary: boolean;
   readonly large: boolean;
@@ -77,8 +75,6 @@ class LazySymbolsRecord implements FileRecord {
     size: number,
     mtimeMs: number,
     ctimeMs: number,
-    dev: number | undefined,
-    ino: number | undefined,
     language: string | undefined | null,
     binary: boolean,
     large: boolean,
@@ -94,8 +90,6 @@ class LazySymbolsRecord implements FileRecord {
     this.size = size;
     this.mtimeMs = mtimeMs;
     this.ctimeMs = ctimeMs;
-    this.dev = dev;
-    this.ino = ino;
     if (language !== undefined && language !== null) this.language = language;
     this.binary = binary;
     this.large = large;
@@ -163,20 +157,16 @@ class CachedFilter implements FileFilter {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
-  readonly dev: number | undefined;
-  readonly ino: number | undefined;
   readonly binary: boolean;
   readonly #file: GramsPieces | undefined;
   readonly #at: number;
   readonly #length: number;
 
-  constructor(path: string, size: number, mtimeMs: number, ctimeMs: number, dev: number | undefined, ino: number | undefined, binary: boolean, file: GramsPieces | undefined, at: number, length: number) {
+  constructor(path: string, size: number, mtimeMs: number, ctimeMs: number, binary: boolean, file: GramsPieces | undefined, at: number, length: number) {
     this.path = path;
     this.size = size;
     this.mtimeMs = mtimeMs;
     this.ctimeMs = ctimeMs;
-    this.dev = dev;
-    this.ino = ino;
     this.binary = binary;
     this.#file = file;
     this.#at = at;
@@ -223,14 +213,9 @@ export function filterMayHold(known: { readonly grams?: Uint8Array | undefined }
 }
 
 /** A filter of the disk cache from its columns (see cache-columns.ts), its bytes at `at` in `file` (none: binary). */
-export function cachedFilter(columns: Readonly<Record<"path" | "size" | "mtimeMs" | "ctimeMs" | "dev" | "ino" | "binary", readonly unknown[]>>, row: number, file: GramsPieces | undefined, at: number, length: number): FileFilter {
+export function cachedFilter(columns: Readonly<Record<"path" | "size" | "mtimeMs" | "ctimeMs" | "binary", readonly unknown[]>>, row: number, file: GramsPieces | undefined, at: number, length: number): FileFilter {
   const c = columns;
-  return new CachedFilter(c.path[row] as string, c.size[row] as number, c.mtimeMs[row] as number, c.ctimeMs[row] as number, numberOr(c.dev[row]), numberOr(c.ino[row]), c.binary[row] as boolean, file, at, length);
-}
-
-// A column's number, or undefined where it holds none (null: not known when written).
-function numberOr(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
+  return new CachedFilter(c.path[row] as string, c.size[row] as number, c.mtimeMs[row] as number, c.ctimeMs[row] as number, c.binary[row] as boolean, file, at, length);
 }
 
 /** A record of the disk cache from its columns (see cache-columns.ts), its symbols, spans and filter where `places` says. */
@@ -241,8 +226,6 @@ export function cachedRecord(columns: RecordColumns, row: number, places: Record
     c.size[row] as number,
     c.mtimeMs[row] as number,
     c.ctimeMs[row] as number,
-    numberOr(c.dev[row]),
-    numberOr(c.ino[row]),
     c.language[row] as string | null,
     c.binary[row] as boolean,
     c.large[row] as boolean,
@@ -263,7 +246,7 @@ export function cachedRecord(columns: RecordColumns, row: number, places: Record
 export function withLazySymbols(stored: StoredRecord, source: SymbolsSource, grams?: Uint8Array): FileRecord {
   const s = stored;
   const [symbols, at] = source instanceof Uint8Array ? [source, { offset: 0, length: source.byteLength }] : [source.pieces, source.at];
-  return new LazySymbolsRecord(s.path, s.size, s.mtimeMs, s.ctimeMs, s.dev, s.ino, s.language, s.binary, s.large, s.lines, s.symbolCount, symbols, at.offset, at.length, undefined, grams);
+  return new LazySymbolsRecord(s.path, s.size, s.mtimeMs, s.ctimeMs, s.language, s.binary, s.large, s.lines, s.symbolCount, symbols, at.offset, at.length, undefined, grams);
 }
 
 /** The record's symbols as the JSON text (UTF-8) the cache's symbols file stores. */

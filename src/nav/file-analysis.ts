@@ -16,9 +16,6 @@ export interface FileRecord {
   readonly mtimeMs: number;
   /** The file's ctime when it was walked (with size and mtime, what a trigram filter is trusted for). */
   readonly ctimeMs: number;
-  /** Which file it was: its device and inode number, when walked (a search reads the path only while it leads to that file). */
-  readonly dev?: number;
-  readonly ino?: number;
   /** The detected language; absent when nothing identifies it. */
   readonly language?: string;
   /** True when the file looks binary (a NUL byte near the start); binary files are listed only. */
@@ -40,7 +37,7 @@ export interface FileRecord {
  * {@link analyzeFile}): nothing is known of it, and it is not to be kept.
  */
 export function unreadRecord(file: WalkedFile): FileRecord {
-  return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, dev: file.dev, ino: file.ino, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
+  return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, binary: false, large: false, lines: null, symbols: [], symbolCount: 0 };
 }
 
 /**
@@ -50,7 +47,7 @@ export function unreadRecord(file: WalkedFile): FileRecord {
  * listed (a link, a folder on the way swapped for one): nothing of it is read.
  */
 export async function analyzeFile(absolute: string, file: WalkedFile, maxFileBytes: number): Promise<FileRecord | undefined> {
-  const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, dev: file.dev, ino: file.ino };
+  const base = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs };
   if (file.size > maxFileBytes) {
     const head = readHead(absolute, file);
     const binary = looksBinary(head);

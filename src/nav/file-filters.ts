@@ -14,9 +14,6 @@ export interface FileFilter {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
-  /** Which file it was, when the search's list knew (see `SearchFile`). */
-  readonly dev?: number;
-  readonly ino?: number;
   readonly binary: boolean;
   /** The trigram filter of its bytes; absent for a binary file. */
   readonly grams: Uint8Array | undefined;

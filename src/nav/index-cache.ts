@@ -12,7 +12,7 @@ import { GramsFile } from "./grams-file.ts";
 import { SymbolFile } from "./symbol-store.ts";
 
 /** Bumped whenever extraction or the file layout changes, so old caches are ignored rather than trusted. */
-export const INDEX_CACHE_VERSION = 14;
+export const INDEX_CACHE_VERSION = 13;
 
 // The cache is four files per root. `<hash>.json` holds every file's metadata (path, size,
 // mtime, language, lines, symbol count, and the lengths of its spans, symbols and trigram

@@ -10,23 +10,20 @@ import { comparePaths, type WalkedFile } from "./repo-walk.ts";
 import type { SearchFile } from "./text-scan.ts";
 import { filterMayHold, isCacheEntry } from "./cached-record.ts";
 
-/** A file's version: size, mtime and ctime, and which file it is where known (device and inode number). */
+/** A file's version: size, mtime and ctime. */
 export interface FileVersion {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs?: number;
-  readonly dev?: number;
-  readonly ino?: number;
 }
 
 /**
- * True when a record describes the file as walked: same size, mtime and ctime, and the same file
- * where both know which. The ctime changes with every write and cannot be set back, so a file
- * rewritten with its old size and mtime (`cp -p`, `rsync -t`) is analysed again.
+ * True when a record describes the file as walked: same size, mtime and ctime. The ctime
+ * changes with every write and cannot be set back, so a file rewritten with its old size
+ * and mtime (`cp -p`, `rsync -t`) is analysed again.
  */
 export function sameVersion(record: FileVersion, file: FileVersion): boolean {
-  if (record.size !== file.size || record.mtimeMs !== file.mtimeMs || record.ctimeMs !== file.ctimeMs) return false;
-  return record.ino === undefined || file.ino === undefined || (record.ino === file.ino && record.dev === file.dev);
+  return record.size === file.size && record.mtimeMs === file.mtimeMs && record.ctimeMs === file.ctimeMs;
 }
 
 /** What the index knows of one version of a file's bytes: a record, or a filter alone. */
@@ -123,7 +120,7 @@ export function learningSink(known: (file: SearchFile) => KnownFile | undefined,
     add: (file, grams) => {
       const { ctimeMs } = file as Partial<WalkedFile>;
       if (ctimeMs === undefined || known(file) !== undefined) return;
-      learned.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs, dev: file.dev, ino: file.ino, binary: grams === undefined, grams });
+      learned.set(file.path, { path: file.path, size: file.size, mtimeMs: file.mtimeMs, ctimeMs, binary: grams === undefined, grams });
       onLearn();
     },
   };

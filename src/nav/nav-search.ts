@@ -151,8 +151,6 @@ function sameFiles(a: readonly SearchFile[], b: readonly SearchFile[]): boolean 
     const x = a[index]!;
     const y = b[index]!;
     if (x.path !== y.path || x.size !== y.size || x.mtimeMs !== y.mtimeMs || x.ctimeMs !== y.ctimeMs) return false;
-    // The same file where both lists know which (the disk cache's records and the walk's files do).
-    if (x.ino !== undefined && y.ino !== undefined && (x.ino !== y.ino || x.dev !== y.dev)) return false;
   }
   return true;
 }

@@ -5,8 +5,6 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DamagedCacheError } from "../../src/index.ts";
 import { createNavTools, defaultIndexCacheDir, type NavInfo, type NavTools } from "../../src/nav/index.ts";
 import { buildFixtureRepo, type FixtureRepo } from "./fixture-repo.ts";
-import { indexCacheFile, readIndexCache } from "../../src/nav/index-cache.ts";
-import { DEFAULT_MAX_FILE_BYTES } from "../../src/nav/create-nav-tools.ts";
 
 let repo: FixtureRepo;
 let cacheDir: string;
@@ -53,26 +51,6 @@ describe("index cache across sessions", () => {
     // lib/util.js changed; lib/alias.js is a symlink to it, so it changed too.
     expect(third.stats()).toEqual({ files: info.files, analyzed: 2, fromCache: info.files - 2 });
     await third.close();
-  });
-
-  test("records which file each record is of (device and inode number), so a search on the cache's list reads only that file", async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "rlmkit-nav-identity-"));
-    try {
-      const nav = await createNavTools(repo.root, { cacheDir: dir });
-      await nav.info();
-      await nav.close();
-      const cache = await readIndexCache(indexCacheFile(dir, repo.root), DEFAULT_MAX_FILE_BYTES);
-      try {
-        const record = cache.records.get("lib/util.js")!;
-        const stat = await fs.stat(path.join(repo.root, "lib", "util.js"));
-        expect({ dev: record.dev, ino: record.ino }).toEqual({ dev: stat.dev, ino: stat.ino });
-        expect([...cache.records.values()].every((entry) => typeof entry.ino === "number" && typeof entry.dev === "number")).toBe(true);
-      } finally {
-        cache.close();
-      }
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
   });
 
   test("a file changed during a session is re-read on its next use", async () => {
