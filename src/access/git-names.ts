@@ -40,4 +40,3 @@ function aliasOf(text: string, start: number, name: string): boolean {
 function ignoredByHfs(code: number): boolean {
   return code >= 0x200c && ((code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x206a && code <= 0x206f) || code === 0xfeff);
 }
-

@@ -79,4 +79,3 @@ export function repositoryIgnores(repository: string, root: string): OuterRules[
 function exclusionsName(repository: string, root: string, file: string): string {
   return file === path.join(repository, ".git", "info", "exclude") ? path.relative(path.resolve(root), file).split(path.sep).join("/") : "the repository's info/exclude (in its git folder)";
 }
-

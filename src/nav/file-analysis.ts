@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { readRegularFile } from "./file-read.ts";
+import { openRegularFile, readRegularFile } from "./file-read.ts";
 import { extractSymbols } from "./extract-symbols.ts";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-rules.ts";
 import { detectLanguage, needsShebang } from "./languages.ts";
@@ -82,23 +82,17 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? count : count + 1;
 }
 
-// Non-blocking, so that a path that is (or leads to) a FIFO opens at once instead of blocking the thread until
-// something writes to it.
-const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
-
+// The first bytes of the file the walk listed; none when the path cannot be read or leads to another file.
 function readHead(absolute: string, file: WalkedFile): Buffer {
-  let handle: number | undefined;
+  const fd = openRegularFile(absolute, file);
+  if (typeof fd !== "number") return Buffer.alloc(0);
   try {
-    handle = fs.openSync(absolute, READ_FLAGS);
-    const stat = fs.fstatSync(handle);
-    if (!stat.isFile() || stat.ino !== file.ino || stat.dev !== file.dev) return Buffer.alloc(0);
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const read = fs.readSync(handle, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, read);
+    return buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0));
   } catch {
     return Buffer.alloc(0);
   } finally {
-    if (handle !== undefined) fs.closeSync(handle);
+    fs.closeSync(fd);
   }
 }
 

@@ -25,34 +25,63 @@ const ANOTHER_FILE: SearchBytes = { bytes: null, changed: true };
  * Opens a listed file: a descriptor, or a read's answer when there is nothing to read. A path can lead
  * to another file than the walk listed (it became a symlink to `.env`, or a folder on the way became a
  * link to an ignored folder), which must not be read then. When the list knows which file it means (a
- * walk's files: device and inode number), the file opened must be that one. Otherwise (the disk cache's
- * list, which the walk checks after the search) a symlink is opened through only after an open that does
- * not follow links failed on it, and kept only when it leads to a file of the listed size, mtime and ctime.
- * Only a regular file is read.
+ * walk's files: device and inode number), the file opened must be that one (see {@link openRegularFile}).
+ * Otherwise (the disk cache's list, which the walk checks after the search) a symlink is opened through
+ * only after an open that does not follow links failed on it, and kept only when it leads to a file of
+ * the listed version (see {@link isListedVersion}). Only a regular file is read.
  */
 function openListed(absolute: string, file: SearchFile): number | SearchBytes {
-  const identified = file.ino !== undefined && file.dev !== undefined;
-  let fd: number;
-  let throughLink = false;
+  if (file.ino !== undefined && file.dev !== undefined) {
+    const fd = openRegularFile(absolute, file);
+    return typeof fd === "number" ? fd : fd === "another" ? ANOTHER_FILE : UNREADABLE;
+  }
   try {
-    fd = fs.openSync(absolute, identified ? READ_FLAGS : READ_FLAGS | NO_FOLLOW);
+    return fs.openSync(absolute, READ_FLAGS | NO_FOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOOP") return UNREADABLE;
-    try {
-      fd = fs.openSync(absolute, READ_FLAGS);
-      throughLink = true;
-    } catch {
-      return UNREADABLE;
-    }
   }
-  if (!identified && !throughLink) return fd;
+  let fd: number;
+  try {
+    fd = fs.openSync(absolute, READ_FLAGS);
+  } catch {
+    return UNREADABLE;
+  }
   let answer: SearchBytes = ANOTHER_FILE;
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) answer = UNREADABLE;
-    else if (identified ? stat.dev === file.dev && stat.ino === file.ino : stat.size === file.size && stat.mtimeMs === file.mtimeMs && (file.ctimeMs === undefined || stat.ctimeMs === file.ctimeMs)) return fd;
+    else if (isListedVersion(stat, file)) return fd;
   } catch {
     // Not stated: not known to be the file listed.
+  }
+  fs.closeSync(fd);
+  return answer;
+}
+
+/** Whether a file's stats are the listed file's version: its size, mtime and, when the list has it, ctime. */
+export function isListedVersion(stat: { readonly size: number; readonly mtimeMs: number; readonly ctimeMs: number }, file: SearchFile): boolean {
+  return stat.size === file.size && stat.mtimeMs === file.mtimeMs && (file.ctimeMs === undefined || stat.ctimeMs === file.ctimeMs);
+}
+
+/**
+ * Opens a regular file without blocking (a FIFO opens at once and is not read): its descriptor, which the
+ * caller closes; `undefined` when the path cannot be opened or is not a regular file; `"another"` when,
+ * given the file the walk listed (its device and inode number), the path leads to another file now.
+ */
+export function openRegularFile(absolute: string, listed?: { readonly dev?: number; readonly ino?: number }): number | "another" | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(absolute, READ_FLAGS);
+  } catch {
+    return undefined;
+  }
+  let answer: "another" | undefined;
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isFile() && (listed?.ino === undefined || (stat.ino === listed.ino && stat.dev === listed.dev))) return fd;
+    if (stat.isFile()) answer = "another";
+  } catch {
+    // Not stated: not read.
   }
   fs.closeSync(fd);
   return answer;
@@ -84,17 +113,14 @@ export function readSearchBytes(root: string, file: SearchFile): SearchBytes {
  * `nav_read`, `nav_refs`.
  */
 export function readRegularFile(absolute: string, listed?: { readonly dev?: number; readonly ino?: number }): Buffer | "another" | undefined {
-  let fd: number | undefined;
+  const fd = openRegularFile(absolute, listed);
+  if (typeof fd !== "number") return fd;
   try {
-    fd = fs.openSync(absolute, READ_FLAGS);
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) return undefined;
-    if (listed?.ino !== undefined && (stat.ino !== listed.ino || stat.dev !== listed.dev)) return "another";
     return fs.readFileSync(fd);
   } catch {
     return undefined;
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 

@@ -7,6 +7,7 @@ import { NATIVE_FILE_STRIDE as FILE_STRIDE, NATIVE_HIT_STRIDE as STRIDE, NATIVE_
 import type { TextMatches } from "./search-matches.ts";
 import { lineText, type SearchFile } from "./text-scan.ts";
 import { entryStatAt, entryStatsOf, type EntryStat } from "./file-stats.ts";
+import { isListedVersion } from "./file-read.ts";
 
 // Values per run of one file's matches in `runs`: the file's index, the first match, how many, and whether they are named.
 const RUN = 4;
@@ -161,10 +162,10 @@ export function nativeMatches(files: readonly SearchFile[], indexes: readonly nu
   };
 }
 
-// Whether the scan's stats of path `at` are the listed file's size, mtime and, when the list has it, ctime.
+// Whether the scan's stats of path `at` are the listed file's version.
 function listedAs(stats: Float64Array | undefined, at: number, file: SearchFile): boolean {
   const stat = stats && entryStatAt(stats, at);
-  return stat !== undefined && stat.size === file.size && stat.mtimeMs === file.mtimeMs && (file.ctimeMs === undefined || stat.ctimeMs === file.ctimeMs);
+  return stat !== undefined && isListedVersion(stat, file);
 }
 
 /**

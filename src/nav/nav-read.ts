@@ -66,9 +66,13 @@ async function readLines(context: NavContext, relative: string, startLine: numbe
   // A file that is (now) a symlink shows what it leads to, which may have changed since the walk listed it.
   const refusal = leadsToRefused(context, relative, safe.absolute);
   if (refusal) return { error: refusal.message, refused: refusal.reason };
-  const bytes = record.large ? undefined : readRegularFile(safe.absolute);
-  if (!record.large && !(bytes instanceof Buffer)) return { error: `'${relative}' cannot be read now (it is no longer a regular file, or it went away)` };
-  const lines = record.large ? await streamLines(safe.absolute, startLine, endLine) : sliceLines((bytes as Buffer).toString("utf8"), startLine, endLine);
+  let lines: string[];
+  if (record.large) lines = await streamLines(safe.absolute, startLine, endLine);
+  else {
+    const bytes = readRegularFile(safe.absolute);
+    if (!(bytes instanceof Buffer)) return { error: `'${relative}' cannot be read now (it is no longer a regular file, or it went away)` };
+    lines = sliceLines(bytes.toString("utf8"), startLine, endLine);
+  }
   const total = record.large ? undefined : record.lines ?? 0;
   if (lines.length === 0) {
     return { error: `'${relative}' has ${total ?? "fewer than " + startLine} lines; line ${startLine} is past the end` };
