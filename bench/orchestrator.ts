@@ -121,7 +121,7 @@ async function benchContext(megabytes: number): Promise<Record<string, string>> 
   };
 }
 
-const GUEST_ROUNDS = 11;
+const GUEST_ROUNDS = 41;
 const MB = 1024 * 1024;
 
 /** A log of about `megabytes` MB, one request a line, every seventh an error. */
@@ -180,7 +180,9 @@ async function bareIsolate(context: string): Promise<{ run: (code: string) => Pr
  * whole call: REPL rewrite, compile, run) against the same code as the body of a
  * function in host Node, in the same run, and beside it in a bare isolate (see
  * {@link bareIsolate}). Each case runs in one sandbox, as a session would, with the
- * big values dropped after each round.
+ * big values dropped after each round. Only the sandbox's and host Node's rounds alternate;
+ * the warmed function and the bare isolate run in a loop of their own afterwards, so that
+ * neither leaves its work on the machine's threads just before a compared round.
  */
 async function benchGuestCode(label: string, context: string, code: string, cleanup: string): Promise<Record<string, string>> {
   const sandbox = await createIsolateSandbox();
@@ -208,19 +210,18 @@ async function benchGuestCode(label: string, context: string, code: string, clea
     if (cleaned.error) throw new Error(`${label}: ${cleaned.error.message}`);
     return s1 - s0;
   };
-  const inHost = (round: number): [number, number] => {
+  const inHost = (round: number): number => {
     const host = fresh(round);
     const h0 = performance.now();
     host(context, (...args) => (hostOutput = `${args.join(" ")}\n`));
-    const h1 = performance.now();
-    warmed(context, () => undefined);
-    return [h1 - h0, performance.now() - h1];
+    return performance.now() - h0;
   };
   // The first round warms both up and is not counted. Each side goes first in every other round: what one side
   // leaves running on the machine's other threads (its compilations, its collections) falls as often on the other.
+  // Nothing else runs between them: the columns beside them are measured in loops of their own, after.
   for (let round = 0; round <= GUEST_ROUNDS; round++) {
     let sandboxMs: number;
-    let hostMs: [number, number];
+    let hostMs: number;
     if (round % 2 === 0) {
       sandboxMs = await inSandbox();
       hostMs = inHost(round);
@@ -228,13 +229,19 @@ async function benchGuestCode(label: string, context: string, code: string, clea
       hostMs = inHost(round);
       sandboxMs = await inSandbox();
     }
+    if (round === 0) continue;
+    sandboxTimes.push(sandboxMs);
+    hostTimes.push(hostMs);
+  }
+  for (let round = 0; round <= GUEST_ROUNDS; round++) {
+    const w0 = performance.now();
+    warmed(context, () => undefined);
+    const warmedMs = performance.now() - w0;
     const bareMs = await bare.run(code);
     await bare.run(cleanup);
     if (round === 0) continue;
+    warmedTimes.push(warmedMs);
     bareTimes.push(bareMs);
-    sandboxTimes.push(sandboxMs);
-    hostTimes.push(hostMs[0]);
-    warmedTimes.push(hostMs[1]);
   }
   await sandbox.dispose();
   bare.dispose();
