@@ -135,9 +135,12 @@ class LazySymbolsRecord implements FileRecord {
     return this.#spansFile ? bytes : symbolsPart(bytes);
   }
 
-  /** Where the disk cache keeps this record's spans (a line of its spans file), when it does: for a native reader. */
-  spansPlace(): SpansPlace | undefined {
-    return this.#spansFile ? { file: this.#spansFile, at: this.#spansAt, length: this.#spansLength } : undefined;
+  /** Where the disk cache keeps this record's spans (a line of its spans file), when it does: for a native reader (see {@link spansPlaceInto}). */
+  spansPlaceInto(at: Float64Array, length: Int32Array, index: number): SymbolPieces | undefined {
+    if (!this.#spansFile) return undefined;
+    at[index] = this.#spansAt;
+    length[index] = this.#spansLength;
+    return this.#spansFile;
   }
 
   /** The spans' bytes (see symbol-piece.ts; read from a file: valid until the next read of that file). */
@@ -184,16 +187,13 @@ class CachedFilter implements FileFilter {
   }
 }
 
-/** Where a record's spans are kept in the disk cache's spans file (see `LazySymbolsRecord.spansPlace`). */
-export interface SpansPlace {
-  readonly file: SymbolPieces;
-  readonly at: number;
-  readonly length: number;
-}
-
-/** Where the disk cache keeps the spans of a record of its own (an entry of its file list); undefined for anything else. */
-export function spansPlaceOf(file: object): SpansPlace | undefined {
-  return file instanceof LazySymbolsRecord ? file.spansPlace() : undefined;
+/**
+ * Where the disk cache keeps the spans of a record of its own (an entry of its file list): their offset in its spans
+ * file at `index` of `at`, their length at `index` of `length`, and that file as the answer; for anything else
+ * `undefined`, and nothing written. No object per record: a first search asks for every file of the list.
+ */
+export function spansPlaceInto(file: object, at: Float64Array, length: Int32Array, index: number): SymbolPieces | undefined {
+  return file instanceof LazySymbolsRecord ? file.spansPlaceInto(at, length, index) : undefined;
 }
 
 /** True for a record or filter of the cache's classes: the disk cache's own (what its file list is made of), or a record analysed on the workers. */

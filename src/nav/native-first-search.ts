@@ -10,7 +10,7 @@ import type { FilterSink } from "./file-filters.ts";
 import { nativeAddon, type NativeScanReply } from "./native-addon.ts";
 import { nativeMatches } from "./native-matches.ts";
 import { fitsHere } from "./search-placement.ts";
-import { spansPlaceOf } from "./cached-record.ts";
+import { spansPlaceInto } from "./cached-record.ts";
 import { isCacheList } from "./index-filters.ts";
 import type { SymbolPieces } from "./symbol-store.ts";
 import type { TextMatches } from "./search-matches.ts";
@@ -66,16 +66,18 @@ export async function searchNatively(
   const scanner = nativeAddon();
   if (!scanner || literal === undefined || !exactInBytes(literal, request.caseSensitive)) return null;
   const isMatch = request.glob ? globMatcher(request.glob) : undefined;
-  const indexes: number[] = [];
-  const paths: string[] = [];
   // The disk cache's own list of a small repository: every file is stated by the scan, read or not (see walksAfterScan).
   const statAll = walksAfterScan(files);
-  const read: number[] = [];
-  // Where the disk cache keeps each file's spans, for a file of its list: the scan names each hit's symbol then.
-  const spansAt: number[] = [];
-  const spansLength: number[] = [];
-  // Which file each path must lead to, when the list knows (a walk's files; NaN: not known).
-  const identity: number[] = [];
+  // Per path given to the scan (the first `count` of each): its file's index in `files`, whether it is read, where
+  // the disk cache keeps its spans (-1: nowhere; the scan then names no hit of it), and which file it must lead to
+  // (its device and inode number; NaN: not known). Typed arrays as long as the list, not arrays grown file by file.
+  const indexes = new Int32Array(files.length);
+  const paths: string[] = [];
+  const read = new Uint8Array(files.length);
+  const spansAt = new Float64Array(files.length);
+  const spansLength = new Int32Array(files.length);
+  const identity = new Float64Array(files.length * 2);
+  let count = 0;
   let identified = false;
   let spansFile: SymbolPieces | undefined;
   const mayLearn = learn !== undefined && !isCacheList(files);
@@ -84,25 +86,29 @@ export async function searchNatively(
     const reads = file.size <= request.maxFileBytes && (!isMatch || isMatch(file.path)) && (!mayHoldFile || mayHoldFile(file));
     if (!reads && !statAll) continue;
     if (reads && mayLearn && learn.wants(file)) return null;
-    indexes.push(index);
+    indexes[count] = index;
     paths.push(pathUnder(request.root, file.path));
-    read.push(reads ? 1 : 0);
-    const place = spansPlaceOf(file);
-    const named = place !== undefined && (spansFile ??= place.file) === place.file;
-    spansAt.push(named ? place.at : -1);
-    spansLength.push(named ? place.length : 0);
-    identity.push(file.dev ?? Number.NaN, file.ino ?? Number.NaN);
+    read[count] = reads ? 1 : 0;
+    const place = spansPlaceInto(file, spansAt, spansLength, count);
+    // One spans file for all (the cache's): a record of another is not named by the scan.
+    if (place === undefined || (spansFile ??= place) !== place) {
+      spansAt[count] = -1;
+      spansLength[count] = 0;
+    }
+    identity[count * 2] = file.dev ?? Number.NaN;
+    identity[count * 2 + 1] = file.ino ?? Number.NaN;
     identified ||= file.ino !== undefined;
+    count++;
   }
   const fd = spansFile?.fd;
-  const spans = fd === undefined ? undefined : { fd, at: Float64Array.from(spansAt), length: Int32Array.from(spansLength) };
+  const spans = fd === undefined ? undefined : { fd, at: spansAt.subarray(0, count), length: spansLength.subarray(0, count) };
   const wanted = request.limit + 1;
   const threads = Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS));
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
   // A pattern's other required literals: a line without one of them cannot match, so it is not kept.
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
-  const readMask = statAll ? Uint8Array.from(read) : undefined;
-  const identities = identified ? Float64Array.from(identity) : undefined;
+  const readMask = statAll ? read.subarray(0, count) : undefined;
+  const identities = identified ? identity.subarray(0, count * 2) : undefined;
   const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask, identities);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
@@ -112,7 +118,8 @@ export async function searchNatively(
   try {
     // A literal's every hit is a match; a pattern runs on the lines that hold its literal, under the time guard.
     const guard = plan.pattern ? new TimeGuard(Math.min(patternBudgetMs, deadline - Date.now())) : undefined;
-    matches = guard ? guard.run(() => nativeMatches(files, indexes, reply, request.limit, plan.pattern)) : nativeMatches(files, indexes, reply, request.limit);
+    const given = indexes.subarray(0, count);
+    matches = guard ? guard.run(() => nativeMatches(files, given, reply, request.limit, plan.pattern)) : nativeMatches(files, given, reply, request.limit);
   } catch (error) {
     if (error instanceof GuardTimeout) return undefined;
     throw error;

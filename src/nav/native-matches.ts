@@ -21,7 +21,7 @@ const RUN = 4;
  *
  * @param indexes - for each path the scan was given, its index in `files`
  */
-export function nativeMatches(files: readonly SearchFile[], indexes: readonly number[], reply: NativeScanReply, limit: number, pattern?: RegExp): TextMatches | null {
+export function nativeMatches(files: readonly SearchFile[], indexes: ArrayLike<number>, reply: NativeScanReply, limit: number, pattern?: RegExp): TextMatches | null {
   const counts = reply.files;
   const bytes = Buffer.from(reply.bytes);
   // The ASCII lines are slices of one string (few objects for the collector to copy, none of them large).

@@ -22,7 +22,11 @@ export class ScanStopped extends Error {
 // V8 also checks for while a regular expression backtracks; host functions the call makes run under it.
 const TIMEOUT_CODE = "ERR_SCRIPT_EXECUTION_TIMEOUT";
 
-let shared: { readonly context: vm.Context & { work?: () => unknown }; readonly script: vm.Script } | undefined;
+// Where the script finds the work it runs: a slot of this thread's global object, filled only while a run lasts. In this
+// thread's own context (a context of its own cost about 1 ms to make, the first run's whole cost otherwise).
+const WORK = Symbol.for("rlmkit.timeGuard.work");
+type Slot = typeof globalThis & { [WORK]?: () => unknown };
+let script: vm.Script | undefined;
 
 /**
  * A time budget for synchronous work on the calling thread, enforced from
@@ -46,18 +50,18 @@ export class TimeGuard {
   run<T>(work: () => T): T {
     if (this.#leftMs <= 0) throw new GuardTimeout();
     const started = performance.now();
-    // One context for every guard (making one costs about 1 ms); runs on one thread never overlap.
-    const runner = (shared ??= { context: vm.createContext({ work: undefined as (() => unknown) | undefined }), script: new vm.Script("work()") });
-    runner.context.work = work;
+    // Runs on one thread never overlap.
+    script ??= new vm.Script(`globalThis[Symbol.for(${JSON.stringify(WORK.description)})]()`);
+    (globalThis as Slot)[WORK] = work;
     try {
-      return runner.script.runInContext(runner.context, { timeout: Math.max(1, Math.ceil(this.#leftMs)) }) as T;
+      return script.runInThisContext({ timeout: Math.max(1, Math.ceil(this.#leftMs)) }) as T;
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code !== TIMEOUT_CODE) throw error;
       // Spent, whatever this thread's clock says (the watchdog's may run a little ahead of it).
       this.#leftMs = 0;
       throw new GuardTimeout();
     } finally {
-      runner.context.work = undefined;
+      delete (globalThis as Slot)[WORK];
       this.#leftMs -= performance.now() - started;
     }
   }
