@@ -201,10 +201,10 @@ int64_t Clamp(double value, int64_t least) {
 }
 
 napi_value StartScan(napi_env env, napi_callback_info info) {
-  size_t argc = 12;
-  napi_value argv[12];
+  size_t argc = 13;
+  napi_value argv[13];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?)");
+  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
@@ -238,6 +238,11 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   napi_valuetype identity_type = napi_undefined;
   if (argc >= 12) napi_typeof(env, argv[11], &identity_type);
   if (identity_type != napi_undefined && !ReadIdentity(env, argv[11], *job)) return Throw(env, "identity must be a Float64Array with two values (device, inode) per path");
+  napi_valuetype grams_type = napi_undefined;
+  if (argc >= 13) napi_typeof(env, argv[12], &grams_type);
+  if (grams_type != napi_undefined && (grams_type != napi_object || !ReadGrams(env, argv[12], *job))) {
+    return Throw(env, "grams must be { data: Uint8Array, at: Float64Array, length: Int32Array, trigrams: Uint32Array } with one place per path");
+  }
   double wanted = 0, deadline = 0, sniff = 0, max_line_bytes = 0;
   int32_t threads = 1;
   napi_get_value_double(env, argv[3], &wanted);

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdint>
+
 namespace {
 
 // True when `value` is a typed array of `type` with `length` elements, its data in `data`.
@@ -52,6 +54,50 @@ bool ReadIdentity(napi_env env, napi_value value, Job& job) {
   if (!TypedArrayData(env, value, napi_float64_array, job.paths.size() * 2, &data)) return false;
   const double* pairs = static_cast<const double*>(data);
   job.identity.assign(pairs, pairs + job.paths.size() * 2);
+  return true;
+}
+
+bool ReadGrams(napi_env env, napi_value grams, Job& job) {
+  const size_t count = job.paths.size();
+  napi_value data_value, trigrams_value;
+  void* data = nullptr;
+  void* trigrams = nullptr;
+  bool is_typed = false;
+  napi_typedarray_type type;
+  size_t bytes = 0, trigram_count = 0;
+  if (napi_get_named_property(env, grams, "data", &data_value) != napi_ok || napi_is_typedarray(env, data_value, &is_typed) != napi_ok || !is_typed) return false;
+  if (napi_get_typedarray_info(env, data_value, &type, &bytes, &data, nullptr, nullptr) != napi_ok || type != napi_uint8_array) return false;
+  if (napi_get_named_property(env, grams, "trigrams", &trigrams_value) != napi_ok || napi_is_typedarray(env, trigrams_value, &is_typed) != napi_ok || !is_typed) return false;
+  if (napi_get_typedarray_info(env, trigrams_value, &type, &trigram_count, &trigrams, nullptr, nullptr) != napi_ok || type != napi_uint32_array) return false;
+  const double* at = static_cast<const double*>(TypedArray(env, grams, "at", napi_float64_array, count));
+  const int32_t* length = static_cast<const int32_t*>(TypedArray(env, grams, "length", napi_int32_array, count));
+  if ((at == nullptr || length == nullptr) && count > 0) return false;
+  const uint8_t* from = static_cast<const uint8_t*>(data);
+  const uint32_t* wanted = static_cast<const uint32_t*>(trigrams);
+  job.grams.assign(from, from + (from == nullptr ? 0 : bytes));
+  job.trigrams.assign(wanted, wanted + (wanted == nullptr ? 0 : trigram_count));
+  job.grams_at.assign(at, at + count);
+  job.grams_length.assign(length, length + count);
+  return true;
+}
+
+bool MayHoldTrigrams(const Job& job, size_t index) {
+  if (job.grams_at.empty() || job.trigrams.empty()) return true;
+  const double at = job.grams_at[index];
+  const int32_t length = job.grams_length[index];
+  // A filter's bits are a power of two, from 1,024 up (src/nav/trigram-filter.ts): anything else is no filter.
+  if (!(at >= 0 && at <= 9007199254740992.0) || at != static_cast<double>(static_cast<int64_t>(at))) return true;
+  if (length < 128 || length > (1 << 28) || (length & (length - 1)) != 0) return true;
+  const size_t offset = static_cast<size_t>(at);
+  if (offset > job.grams.size() || job.grams.size() - offset < static_cast<size_t>(length)) return true;
+  int bits_log2 = 3;
+  while ((int64_t{1} << bits_log2) < int64_t{length} * 8) bits_log2++;
+  const int shift = 32 - bits_log2;
+  const uint8_t* filter = job.grams.data() + offset;
+  for (uint32_t trigram : job.trigrams) {
+    const uint32_t bit = (trigram * 0x9e3779b1u) >> shift;
+    if ((filter[bit >> 3] & (1u << (bit & 7))) == 0) return false;
+  }
   return true;
 }
 

@@ -13,6 +13,15 @@ bool ReadSpans(napi_env env, napi_value spans, Job& job);
 // Takes `read` (a Uint8Array, one value per path: 1 to read, 0 only to state) into the job. False when it is malformed.
 bool ReadMask(napi_env env, napi_value value, Job& job);
 
+// Takes `identity` (a Float64Array, a device and an inode number per path) into the job. False when it is malformed.
 bool ReadIdentity(napi_env env, napi_value value, Job& job);
+
+// Takes `grams` ({ data: Uint8Array, at: Float64Array, length: Int32Array, trigrams: Uint32Array }, one place per
+// path) into the job, the filters' bytes copied. False when it is malformed.
+bool ReadGrams(napi_env env, napi_value grams, Job& job);
+
+// Whether the file at `index` may hold every trigram of the job, as its filter says (src/nav/trigram-filter.ts's
+// mayHoldAt): true when it has none, or one that is not a power of two bytes long or lies outside the filters' bytes.
+bool MayHoldTrigrams(const Job& job, size_t index);
 
 #endif  // RLMKIT_SCAN_ARGS_H_

@@ -12,6 +12,7 @@
 #include <new>
 
 #include "line_bytes.h"
+#include "scan_args.h"
 #include "scan_job.h"
 #include "span_names.h"
 #include "stat_values.h"
@@ -180,12 +181,16 @@ void Work(Job& job, std::atomic<size_t>& next) noexcept {
     }
     const size_t index = next.fetch_add(1);
     if (index >= job.paths.size()) return;
-    if (job.read.empty() || (job.read[index] != 0 && !enough)) {
+    // A path to read whose filter says it cannot hold the trigrams is one only to state.
+    const bool marked = job.read.empty() || job.read[index] != 0;
+    const bool holds = marked && MayHoldTrigrams(job, index);
+    if (holds && (job.read.empty() || !enough)) {
       ScanFile(job, index, buffers);
       continue;
     }
     FileResult& result = job.results[index];
-    if (job.read[index] == 0) result.length = -3;
+    if (!holds) result.length = -3;
+    if (job.read.empty()) continue;
     struct stat info;
     if (lstat(job.paths[index].c_str(), &info) == 0) StatValues(info, result.stat);
   }

@@ -120,6 +120,15 @@ class LazySymbolsRecord implements FileRecord {
     return grams === undefined || grams instanceof Uint8Array ? grams : grams.piece(this.#gramsAt, this.#gramsLength);
   }
 
+  /** See {@link gramsPlaceInto}. */
+  gramsPlaceInto(at: Float64Array, length: Int32Array, index: number): GramsPieces | undefined {
+    const grams = this.#grams;
+    if (this.binary || grams === undefined || grams instanceof Uint8Array) return undefined;
+    at[index] = this.#gramsAt;
+    length[index] = this.#gramsLength;
+    return grams;
+  }
+
   /** See {@link filterMayHold}. */
   mayHold(trigrams: Uint32Array): boolean {
     const grams = this.#grams;
@@ -180,6 +189,14 @@ class CachedFilter implements FileFilter {
     return this.#file?.piece(this.#at, this.#length);
   }
 
+  /** See {@link gramsPlaceInto}. */
+  gramsPlaceInto(at: Float64Array, length: Int32Array, index: number): GramsPieces | undefined {
+    if (this.binary || this.#file === undefined) return undefined;
+    at[index] = this.#at;
+    length[index] = this.#length;
+    return this.#file;
+  }
+
   /** See {@link filterMayHold}. */
   mayHold(trigrams: Uint32Array): boolean {
     const data = this.#file?.all();
@@ -194,6 +211,16 @@ class CachedFilter implements FileFilter {
  */
 export function spansPlaceInto(file: object, at: Float64Array, length: Int32Array, index: number): SymbolPieces | undefined {
   return file instanceof LazySymbolsRecord ? file.spansPlaceInto(at, length, index) : undefined;
+}
+
+/**
+ * Where the disk cache keeps the trigram filter of a record or filter of its own, for a native reader that tests it
+ * in the filter file's bytes: its offset at `index` of `at`, its length at `index` of `length`, and that file as the
+ * answer. `undefined`, and nothing written, for anything else, and for an entry whose filter alone does not decide
+ * (binary: never read; no filter kept in the file); {@link filterMayHold} then decides.
+ */
+export function gramsPlaceInto(file: object, at: Float64Array, length: Int32Array, index: number): GramsPieces | undefined {
+  return file instanceof LazySymbolsRecord || file instanceof CachedFilter ? file.gramsPlaceInto(at, length, index) : undefined;
 }
 
 /** True for a record or filter of the cache's classes: the disk cache's own (what its file list is made of), or a record analysed on the workers. */

@@ -56,7 +56,19 @@ export interface NativeSpans {
 export const NATIVE_STAT_STRIDE = 9;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 9;
+export const ADDON_VERSION = 10;
+
+/** The index's trigram filters for a scan (see trigram-filter.ts): the scan copies `data`. */
+export interface NativeGrams {
+  /** The filter file's bytes. */
+  readonly data: Uint8Array;
+  /** Per path, the byte offset of its filter in `data`, or -1: none (the path is read). */
+  readonly at: Float64Array;
+  /** Per path, the byte length of its filter. */
+  readonly length: Int32Array;
+  /** The trigrams every file read must may hold, as `literalTrigrams` gives them. */
+  readonly trigrams: Uint32Array;
+}
 
 /** The native addon's entry points (see native/). */
 export interface NativeAddon {
@@ -69,7 +81,8 @@ export interface NativeAddon {
    * symbol around its line, as `EnclosingSymbols` names it. With `read` (one value per path), every path is
    * stated and only those marked 1 are read: the answer's `stats` then spare a walk its own. With `identity`
    * (a device and an inode number per path, NaN when not known), a path that leads to another file than the
-   * one named is not read (-4 in `files`).
+   * one named is not read (-4 in `files`). With `grams`, a path whose trigram filter says it cannot hold every one of
+   * the trigrams is not read (-3 in `files`; stated when `read` is given), as `mayHoldAt` says.
    */
   scan(
     paths: readonly string[],
@@ -84,6 +97,7 @@ export interface NativeAddon {
     spans?: NativeSpans,
     read?: Uint8Array,
     identity?: Float64Array,
+    grams?: NativeGrams,
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
    * The `stat` of each path (following symlinks; with `noFollow`, its `lstat`) on `threads` threads,

@@ -10,7 +10,8 @@ import type { FilterSink } from "./file-filters.ts";
 import { nativeAddon, type NativeScanReply } from "./native-addon.ts";
 import { nativeMatches } from "./native-matches.ts";
 import { fitsHere } from "./search-placement.ts";
-import { spansPlaceInto } from "./cached-record.ts";
+import { gramsPlaceInto, spansPlaceInto, type GramsPieces } from "./cached-record.ts";
+import type { TrigramTest } from "./index-filters.ts";
 import { isCacheList } from "./index-filters.ts";
 import type { SymbolPieces } from "./symbol-store.ts";
 import type { TextMatches } from "./search-matches.ts";
@@ -38,8 +39,11 @@ export interface NativeSearchOptions {
   readonly deadline: number;
   /** The time the pattern may take on this thread. */
   readonly patternBudgetMs: number;
-  /** False for a file that cannot hold the literal (the index's trigram filter): it is not read. */
-  readonly mayHoldFile?: (file: SearchFile) => boolean;
+  /**
+   * False for a file that cannot hold the literal (the index's trigram filter): it is not read. With its `trigrams`,
+   * the scan tests the filters of the disk cache's own entries itself.
+   */
+  readonly mayHoldFile?: TrigramTest;
   /** Wants a trigram filter of files the index knows nothing of (this thread reads those). */
   readonly learn?: FilterSink;
   /** The most bytes of lines the scan keeps (default {@link MAX_LINE_BYTES}). */
@@ -77,13 +81,26 @@ export async function searchNatively(
   const spansAt = new Float64Array(files.length);
   const spansLength = new Int32Array(files.length);
   const identity = new Float64Array(files.length * 2);
+  // Where each path's trigram filter is in the disk cache's filter file, when the scan tests it (-1: this thread did).
+  const trigrams = mayHoldFile?.trigrams;
+  const gramsAt = trigrams ? new Float64Array(files.length) : undefined;
+  const gramsLength = trigrams ? new Int32Array(files.length) : undefined;
+  let gramsFile: GramsPieces | undefined;
   let count = 0;
   let identified = false;
   let spansFile: SymbolPieces | undefined;
   const mayLearn = learn !== undefined && !isCacheList(files);
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
-    const reads = file.size <= request.maxFileBytes && (!isMatch || isMatch(file.path)) && (!mayHoldFile || mayHoldFile(file));
+    let reads = file.size <= request.maxFileBytes && (!isMatch || isMatch(file.path));
+    if (reads && mayHoldFile) {
+      // An entry of the disk cache's list is judged by its own filter, in the filter file: the scan tests it, on its threads.
+      const place = gramsAt && gramsLength && gramsPlaceInto(file, gramsAt, gramsLength, count);
+      if (!place || (gramsFile ??= place) !== place) {
+        if (gramsAt) gramsAt[count] = -1;
+        reads = mayHoldFile(file);
+      }
+    }
     if (!reads && !statAll) continue;
     if (reads && mayLearn && learn.wants(file)) return null;
     indexes[count] = index;
@@ -109,7 +126,10 @@ export async function searchNatively(
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
   const readMask = statAll ? read.subarray(0, count) : undefined;
   const identities = identified ? identity.subarray(0, count * 2) : undefined;
-  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask, identities);
+  // A filter file that cannot be read rules no file out (as `filterMayHold` says).
+  const gramsData = gramsFile?.all();
+  const grams = trigrams && gramsData && gramsAt && gramsLength ? { data: gramsData, at: gramsAt.subarray(0, count), length: gramsLength.subarray(0, count), trigrams } : undefined;
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask, identities, grams);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.

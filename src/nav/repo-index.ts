@@ -10,7 +10,7 @@ import type { KnownStats } from "./walk-listing.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
 import { leadsOutside } from "./path-safety.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
-import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf } from "./index-filters.ts";
+import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf, type TrigramTest } from "./index-filters.ts";
 
 /** Options of {@link RepositoryIndex}. */
 export interface RepositoryIndexOptions {
@@ -136,7 +136,7 @@ export class RepositoryIndex {
    * (a `stat` costs a third of reading a file). A first search reads only the files
    * the test passes.
    */
-  async trigramTest(trigrams: Uint32Array): Promise<(file: SearchFile) => boolean> {
+  async trigramTest(trigrams: Uint32Array): Promise<TrigramTest> {
     const walkedBefore = this.#walk !== undefined;
     const known = knownFileOf(this.#analyses.records, this.#filters, await this.#loadCacheContents());
     return trigramTestOf(known, trigrams, walkedBefore ? (file) => this.absolute(file.path) : undefined);

@@ -13,6 +13,10 @@ import { createNavTools, DEFAULT_MAX_FILE_BYTES, type NavSearchOptions } from ".
 import { indexCacheFile, readIndexCache, type IndexCache } from "../../src/nav/index-cache.ts";
 import { RepositoryIndex } from "../../src/nav/repo-index.ts";
 import { literalTrigrams } from "../../src/nav/trigram-filter.ts";
+import type { TrigramTest } from "../../src/nav/index-filters.ts";
+import { nativeAddon } from "../../src/nav/native-addon.ts";
+import { searchNatively } from "../../src/nav/native-first-search.ts";
+import { scanPlan } from "../../src/nav/text-scan.ts";
 
 let dir: string;
 let cacheDir: string;
@@ -95,6 +99,28 @@ describe("filters a search leaves for the next process", () => {
     } finally {
       await nav.close();
       await fresh.close();
+    }
+  });
+
+  test.skipIf(!nativeAddon())("a first search on the cache's list reads only the files whose filters may hold it, the addon testing them as this thread does", async () => {
+    await searchOnce("number 1", { caseSensitive: true });
+    const index = new RepositoryIndex(dir, { cacheDir, maxFileBytes: DEFAULT_MAX_FILE_BYTES, readRule: new ReadRule(dir) });
+    try {
+      const listed = await index.cachedSearchFiles();
+      const holds = await index.trigramTest(literalTrigrams("zebra", true)!);
+      // Before any walk the disk cache's entries are judged by their filters alone: the addon may test them.
+      expect(holds.trigrams).toBeDefined();
+      const request = { root: dir, query: "zebra", regex: false, caseSensitive: true, limit: 100, maxFileBytes: DEFAULT_MAX_FILE_BYTES };
+      const run = (mayHoldFile: TrigramTest) =>
+        searchNatively(listed!.files, request, scanPlan("zebra", true, undefined, undefined), "zebra", { stop: () => undefined, deadline: Date.now() + 10_000, patternBudgetMs: 300, mayHoldFile });
+      const byAddon = await run(holds);
+      // The same test without its trigrams: this thread tests every filter.
+      const byThisThread = await run((file) => holds(file));
+      const plain = (matches: Awaited<ReturnType<typeof run>>) => matches && { searched: matches.searchedFiles, rows: matches.build((file, line, column, text) => ({ file, line, column, text })) };
+      expect(plain(byAddon)).toEqual({ searched: 1, rows: [{ file: "m5.py", line: 2, column: 13, text: '    return "zebra number 5"' }] });
+      expect(plain(byThisThread)).toEqual(plain(byAddon));
+    } finally {
+      await index.close();
     }
   });
 

@@ -15,6 +15,7 @@ import { entryStatsOf, lstatEntries, statFiles } from "../../src/nav/file-stats.
 import { NATIVE_FILE_STRIDE, NATIVE_HIT_STRIDE, nativeAddon } from "../../src/nav/native-addon.ts";
 import { walkRepository } from "../../src/nav/repo-walk.ts";
 import { encodeSpans } from "../../src/nav/symbol-piece.ts";
+import { literalTrigrams, mayHoldAt, trigramFilter } from "../../src/nav/trigram-filter.ts";
 import { PROJECT_ROOT } from "./fixture-repo.ts";
 
 let base: string;
@@ -306,6 +307,43 @@ describe.skipIf(!nativeAddon())("the native addon's scan that states every path"
       expect(entryStatsOf(throughLink.stats!)).toEqual(lstatEntries([path.join(folder, "a.txt")]));
     }
     expect(() => nativeAddon()!.scan(paths, "x", false, 2, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, new Uint8Array(2))).toThrow(/one value per path/);
+  });
+
+  test("reads a path only when its trigram filter may hold every trigram, as mayHoldAt says; a filter it cannot read rules nothing out", async () => {
+    const folder = path.join(base, "grams");
+    await fs.mkdir(folder, { recursive: true });
+    const texts = { "holds.txt": "a needle here\n", "lacks.txt": "zzzz\n", "unfiltered.txt": "zzzz needle\n", "odd.txt": "needle\n", "outside.txt": "needle\n" };
+    const paths = Object.keys(texts).map((name) => path.join(folder, name));
+    const filters = Object.values(texts).map((text) => trigramFilter(Buffer.from(text)));
+    for (const [index, text] of Object.values(texts).entries()) await fs.writeFile(paths[index]!, text);
+    // The filters one after the other, a byte apart, as the index's filter file holds them.
+    const data = new Uint8Array(filters.reduce((bytes, filter) => bytes + filter.length + 1, 0));
+    const at = new Float64Array(paths.length);
+    const length = new Int32Array(paths.length);
+    let offset = 0;
+    for (const [index, filter] of filters.entries()) {
+      data.set(filter, offset + 1);
+      at[index] = offset + 1;
+      length[index] = filter.length;
+      offset += filter.length + 1;
+    }
+    at[2] = -1; // none: read
+    length[3] = 100; // not a filter's length: read
+    at[4] = data.length; // outside the bytes: read
+    const trigrams = literalTrigrams("needle", true)!;
+    expect(mayHoldAt(data, at[1]!, length[1]!, trigrams)).toBe(false);
+    const files = async (read?: Uint8Array) => {
+      const reply = await nativeAddon()!.scan(paths, "needle", false, 1e9, 2, Date.now() + 10_000, 8000, 1 << 20, [], undefined, read, undefined, { data, at, length, trigrams }).promise;
+      return { lengths: [...reply.files].filter((_, index) => index % NATIVE_FILE_STRIDE === 0), stats: reply.stats && entryStatsOf(reply.stats) };
+    };
+    const sizes = Object.values(texts).map((text) => text.length);
+    expect(await files()).toEqual({ lengths: [sizes[0], -3, ...sizes.slice(2)], stats: undefined });
+    // With `read`, the path ruled out is stated as the others are.
+    const masked = await files(new Uint8Array(paths.length).fill(1));
+    expect(masked.lengths).toEqual([sizes[0], -3, ...sizes.slice(2)]);
+    expect(masked.stats).toEqual(lstatEntries(paths));
+    expect(() => nativeAddon()!.scan(paths, "needle", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, undefined, undefined, { data, at: new Float64Array(1), length, trigrams })).toThrow(/one place per path/);
+    expect(() => nativeAddon()!.scan(paths, "needle", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, undefined, undefined, { data, at, length, trigrams: [1] as unknown as Uint32Array })).toThrow(/one place per path/);
   });
 
   test("answers a scan that had its hits as done when a cancel ends its stating, the rest left unstated", async () => {
