@@ -4,13 +4,15 @@
 // everything else a search does (patterns, line texts, the limit), so the lines it gives are those
 // of the JavaScript scan.
 //
-// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?) returns
+// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?) returns
 // { promise, cancel }. `spans` is { fd, at: Float64Array, length: Int32Array }: the index's open spans file
 // and, per path, where its spans are in it (-1: none); each hit of such a file is then named by the
 // innermost symbol around its line (span_names.cc). `read` (a Uint8Array, one value per path) makes the scan state
 // every path and read only those marked 1 (the others answer -3): a walk then needs no `stat` of its own. `identity`
 // (a Float64Array, a device and an inode number per path, NaN when not known) names the file each path must lead to:
-// a path that leads to another (-4) is not read.
+// a path that leads to another (-4) is not read. `grams` is the index's trigram filters: the filter file's bytes
+// (`data`, copied) or its open file (`fd` and `bytes`, read by the scan's first thread), and per path where its filter
+// is (`at`, -1: none; `length`), with the `trigrams` a file read must may hold: a path ruled out answers -3.
 // The promise resolves to
 //   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read, -3 only stated, -4 another file than
 //                         the one listed (see `identity`); then 1 if binary, else 0;
@@ -54,6 +56,7 @@
 
 Job::~Job() {
   if (spans_fd >= 0) close(spans_fd);
+  if (grams_fd >= 0) close(grams_fd);
 }
 
 namespace {
@@ -168,6 +171,7 @@ void Finalized(napi_env, void* data, void*) {
 // The scan's first thread: scans with the others, then hands the job to the JavaScript thread.
 void RunScan(Job* job) noexcept {
   std::atomic<size_t> next{0};
+  LoadGrams(*job);
   RunOnThreads(job->threads, [job, &next]() { Work(*job, next); });
   std::shared_ptr<Shared> shared = job->shared;
   bool handed = false;

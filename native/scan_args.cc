@@ -2,6 +2,7 @@
 // file's spans, which paths to read rather than only state, and which file each path must lead to.
 #include "scan_args.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -59,14 +60,22 @@ bool ReadIdentity(napi_env env, napi_value value, Job& job) {
 
 bool ReadGrams(napi_env env, napi_value grams, Job& job) {
   const size_t count = job.paths.size();
-  napi_value data_value, trigrams_value;
+  napi_value data_value, trigrams_value, fd_value, bytes_value;
   void* data = nullptr;
   void* trigrams = nullptr;
   bool is_typed = false;
   napi_typedarray_type type;
   size_t bytes = 0, trigram_count = 0;
-  if (napi_get_named_property(env, grams, "data", &data_value) != napi_ok || napi_is_typedarray(env, data_value, &is_typed) != napi_ok || !is_typed) return false;
-  if (napi_get_typedarray_info(env, data_value, &type, &bytes, &data, nullptr, nullptr) != napi_ok || type != napi_uint8_array) return false;
+  int32_t fd = -1;
+  double file_bytes = -1;
+  const bool has_fd = napi_get_named_property(env, grams, "fd", &fd_value) == napi_ok && napi_get_value_int32(env, fd_value, &fd) == napi_ok;
+  if (has_fd) {
+    if (fd < 0 || napi_get_named_property(env, grams, "bytes", &bytes_value) != napi_ok || napi_get_value_double(env, bytes_value, &file_bytes) != napi_ok) return false;
+    if (!(file_bytes >= 0 && file_bytes <= static_cast<double>(INT32_MAX)) || file_bytes != static_cast<double>(static_cast<int64_t>(file_bytes))) return false;
+  } else {
+    if (napi_get_named_property(env, grams, "data", &data_value) != napi_ok || napi_is_typedarray(env, data_value, &is_typed) != napi_ok || !is_typed) return false;
+    if (napi_get_typedarray_info(env, data_value, &type, &bytes, &data, nullptr, nullptr) != napi_ok || type != napi_uint8_array) return false;
+  }
   if (napi_get_named_property(env, grams, "trigrams", &trigrams_value) != napi_ok || napi_is_typedarray(env, trigrams_value, &is_typed) != napi_ok || !is_typed) return false;
   if (napi_get_typedarray_info(env, trigrams_value, &type, &trigram_count, &trigrams, nullptr, nullptr) != napi_ok || type != napi_uint32_array) return false;
   const double* at = static_cast<const double*>(TypedArray(env, grams, "at", napi_float64_array, count));
@@ -74,11 +83,42 @@ bool ReadGrams(napi_env env, napi_value grams, Job& job) {
   if ((at == nullptr || length == nullptr) && count > 0) return false;
   const uint8_t* from = static_cast<const uint8_t*>(data);
   const uint32_t* wanted = static_cast<const uint32_t*>(trigrams);
-  job.grams.assign(from, from + (from == nullptr ? 0 : bytes));
+  if (has_fd) {
+    // A descriptor of the job's own, closed when a process starts; one that cannot be made leaves every path to read.
+    job.grams_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    job.grams_bytes = static_cast<int64_t>(file_bytes);
+    if (job.grams_fd < 0) return true;
+  } else {
+    job.grams.assign(from, from + (from == nullptr ? 0 : bytes));
+  }
   job.trigrams.assign(wanted, wanted + (wanted == nullptr ? 0 : trigram_count));
   job.grams_at.assign(at, at + count);
   job.grams_length.assign(length, length + count);
   return true;
+}
+
+void LoadGrams(Job& job) noexcept {
+  if (job.grams_fd < 0) return;
+  bool loaded = false;
+  try {
+    job.grams.resize(static_cast<size_t>(job.grams_bytes));
+    size_t done = 0;
+    while (done < job.grams.size()) {
+      const ssize_t got = pread(job.grams_fd, job.grams.data() + done, job.grams.size() - done, static_cast<off_t>(done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      done += static_cast<size_t>(got);
+    }
+    loaded = done == job.grams.size();
+  } catch (const std::bad_alloc&) {
+    loaded = false;
+  }
+  close(job.grams_fd);
+  job.grams_fd = -1;
+  if (!loaded) {
+    job.grams.clear();
+    job.grams_at.clear();
+  }
 }
 
 bool MayHoldTrigrams(const Job& job, size_t index) {

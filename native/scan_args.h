@@ -16,9 +16,14 @@ bool ReadMask(napi_env env, napi_value value, Job& job);
 // Takes `identity` (a Float64Array, a device and an inode number per path) into the job. False when it is malformed.
 bool ReadIdentity(napi_env env, napi_value value, Job& job);
 
-// Takes `grams` ({ data: Uint8Array, at: Float64Array, length: Int32Array, trigrams: Uint32Array }, one place per
-// path) into the job, the filters' bytes copied. False when it is malformed.
+// Takes `grams` ({ data: Uint8Array } or { fd, bytes }, with { at: Float64Array, length: Int32Array, trigrams:
+// Uint32Array }, one place per path) into the job: the filters' bytes copied, or a descriptor of the job's own to read
+// them from (see LoadGrams). False when it is malformed.
 bool ReadGrams(napi_env env, napi_value grams, Job& job);
+
+// Reads the filter file's bytes from the job's descriptor (when ReadGrams was given one), on a scan thread; the paths'
+// filters are left unused (every path is read) when they cannot be read. The descriptor is closed.
+void LoadGrams(Job& job) noexcept;
 
 // Whether the file at `index` may hold every trigram of the job, as its filter says (src/nav/trigram-filter.ts's
 // mayHoldAt): true when it has none, or one that is not a power of two bytes long or lies outside the filters' bytes.

@@ -78,10 +78,13 @@ struct Job {
   // When not empty, every path is stated and only those marked 1 are read (the others answer -3); once the files
   // taken hold `wanted` hits, the rest are stated without being read.
   std::vector<uint8_t> read;
-  // The index's trigram filters (see src/nav/trigram-filter.ts): a copy of the filter file's bytes, where each path's
-  // filter is in them (-1: none, the path is read), and the trigrams every file read must may hold. A path whose filter
-  // says it cannot hold them all is not read: only stated when `read` is given (-3 either way).
+  // The index's trigram filters (see src/nav/trigram-filter.ts): the filter file's bytes (a copy, or read from a
+  // descriptor of the job's own by the scan's first thread: `grams_fd`, `grams_bytes`), where each path's filter is in
+  // them (-1: none, the path is read), and the trigrams every file read must may hold. A path whose filter says it
+  // cannot hold them all is not read: only stated when `read` is given (-3 either way).
   std::vector<uint8_t> grams;
+  int grams_fd = -1;
+  int64_t grams_bytes = 0;
   std::vector<double> grams_at;
   std::vector<int32_t> grams_length;
   std::vector<uint32_t> trigrams;

@@ -16,6 +16,8 @@ export interface GramsPieces {
   piece(offset: number, length: number): Uint8Array | undefined;
   /** The whole file's bytes (the pieces are views of them); `undefined` when it cannot be read. */
   all(): Uint8Array | undefined;
+  /** The open file and its size, while its bytes have not been read: a native reader may read them itself. */
+  open?(): { readonly fd: number; readonly bytes: number } | undefined;
 }
 
 /**

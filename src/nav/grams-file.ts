@@ -28,6 +28,11 @@ export class GramsFile {
     return this.all()?.subarray(offset, offset + length);
   }
 
+  /** The open file and its size while its bytes have not been read (see {@link all}), for a native reader of its own. */
+  open(): { readonly fd: number; readonly bytes: number } | undefined {
+    return this.#data === undefined && this.#fd !== undefined ? { fd: this.#fd, bytes: this.#bytes } : undefined;
+  }
+
   /** The whole file's bytes (read on the first call, then closed); `undefined` when it cannot be read. */
   all(): Uint8Array | undefined {
     if (this.#data === undefined) {

@@ -58,10 +58,13 @@ export const NATIVE_STAT_STRIDE = 9;
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
 export const ADDON_VERSION = 10;
 
-/** The index's trigram filters for a scan (see trigram-filter.ts): the scan copies `data`. */
+/** The index's trigram filters for a scan (see trigram-filter.ts): the filter file's bytes, or its open file. */
 export interface NativeGrams {
-  /** The filter file's bytes. */
-  readonly data: Uint8Array;
+  /** The filter file's bytes (the scan copies them), when `fd` is not given. */
+  readonly data?: Uint8Array;
+  /** The open filter file (the scan's first thread reads it, through a descriptor of its own) and its size. */
+  readonly fd?: number;
+  readonly bytes?: number;
   /** Per path, the byte offset of its filter in `data`, or -1: none (the path is read). */
   readonly at: Float64Array;
   /** Per path, the byte length of its filter. */

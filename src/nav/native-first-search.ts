@@ -82,7 +82,9 @@ export async function searchNatively(
   const spansLength = new Int32Array(files.length);
   const identity = new Float64Array(files.length * 2);
   // Where each path's trigram filter is in the disk cache's filter file, when the scan tests it (-1: this thread did).
-  const trigrams = mayHoldFile?.trigrams;
+  // Only when every path goes to the scan anyway (to be stated): in a larger repository, the paths of the files that
+  // cannot hold the literal (most, for a rare one) would cost more to hand over than their tests on this thread.
+  const trigrams = statAll ? mayHoldFile?.trigrams : undefined;
   const gramsAt = trigrams ? new Float64Array(files.length) : undefined;
   const gramsLength = trigrams ? new Int32Array(files.length) : undefined;
   let gramsFile: GramsPieces | undefined;
@@ -126,9 +128,10 @@ export async function searchNatively(
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
   const readMask = statAll ? read.subarray(0, count) : undefined;
   const identities = identified ? identity.subarray(0, count * 2) : undefined;
-  // A filter file that cannot be read rules no file out (as `filterMayHold` says).
-  const gramsData = gramsFile?.all();
-  const grams = trigrams && gramsData && gramsAt && gramsLength ? { data: gramsData, at: gramsAt.subarray(0, count), length: gramsLength.subarray(0, count), trigrams } : undefined;
+  // The filter file still open is read by the scan itself, off this thread; one that cannot be read rules no file out
+  // (as `filterMayHold` says).
+  const gramsSource = gramsFile && (gramsFile.open?.() ?? { data: gramsFile.all() });
+  const grams = trigrams && gramsAt && gramsLength && gramsSource && ("fd" in gramsSource || gramsSource.data) ? { ...gramsSource, at: gramsAt.subarray(0, count), length: gramsLength.subarray(0, count), trigrams } : undefined;
   const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask, identities, grams);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");

@@ -342,7 +342,22 @@ describe.skipIf(!nativeAddon())("the native addon's scan that states every path"
     const masked = await files(new Uint8Array(paths.length).fill(1));
     expect(masked.lengths).toEqual([sizes[0], -3, ...sizes.slice(2)]);
     expect(masked.stats).toEqual(lstatEntries(paths));
+    // The filter file open instead of its bytes: the scan reads it itself. One shorter than it says rules nothing out.
+    const gramsFile = path.join(folder, "filters.grams");
+    await fs.writeFile(gramsFile, data);
+    const handle = await fs.open(gramsFile, "r");
+    try {
+      const fromFile = async (bytes: number) => {
+        const reply = await nativeAddon()!.scan(paths, "needle", false, 1e9, 2, Date.now() + 10_000, 8000, 1 << 20, [], undefined, undefined, undefined, { fd: handle.fd, bytes, at, length, trigrams }).promise;
+        return [...reply.files].filter((_, index) => index % NATIVE_FILE_STRIDE === 0);
+      };
+      expect(await fromFile(data.length)).toEqual([sizes[0], -3, ...sizes.slice(2)]);
+      expect(await fromFile(data.length + 1)).toEqual(sizes);
+    } finally {
+      await handle.close();
+    }
     expect(() => nativeAddon()!.scan(paths, "needle", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, undefined, undefined, { data, at: new Float64Array(1), length, trigrams })).toThrow(/one place per path/);
+    expect(() => nativeAddon()!.scan(paths, "needle", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, undefined, undefined, { fd: -1, bytes: 1, at, length, trigrams })).toThrow(/one place per path/);
     expect(() => nativeAddon()!.scan(paths, "needle", false, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, undefined, undefined, { data, at, length, trigrams: [1] as unknown as Uint32Array })).toThrow(/one place per path/);
   });
 
