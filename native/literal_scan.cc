@@ -12,9 +12,9 @@
 // (a Float64Array, a device and an inode number per path, NaN when not known) names the file each path must lead to:
 // a path that leads to another (-4) is not read. `grams` is the index's trigram filters: the filter file's bytes
 // (`data`, copied) or its open file (`fd` and `bytes`, read by the scan's first thread), and per path where its filter
-// is (`at`, -1: none; `length`), with the `trigrams` a file read must may hold: a path ruled out answers -3.
+// is (`at`, -1: none; `length`), with the `trigrams` a file's filter must have every one of: a path ruled out is not read (-3).
 // The promise resolves to
-//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read, -3 only stated, -4 another file than
+//   { files: Int32Array  (per path: bytes read, -1 unreadable, -2 not read, -3 not read (only stated, with `read`), -4 another file than
 //                         the one listed (see `identity`); then 1 if binary, else 0;
 //                         then its hits' count; then 1 if the path was a symlink, read through: the caller compares
 //                         its `stats` with the file it listed),

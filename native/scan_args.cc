@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
+#include <new>
 
 namespace {
 
@@ -28,12 +30,17 @@ void* TypedArray(napi_env env, napi_value object, const char* name, napi_typedar
   return napi_get_named_property(env, object, name, &value) == napi_ok && TypedArrayData(env, value, type, length, &data) ? data : nullptr;
 }
 
+// True when `value` is a whole number from 0 to `most`.
+bool IsWhole(double value, double most) {
+  return value >= 0 && value <= most && value == static_cast<double>(static_cast<int64_t>(value));
+}
+
 }  // namespace
 
 bool ReadSpans(napi_env env, napi_value spans, Job& job) {
   napi_value fd_value;
-  int32_t fd = -1;
-  if (napi_get_named_property(env, spans, "fd", &fd_value) != napi_ok || napi_get_value_int32(env, fd_value, &fd) != napi_ok || fd < 0) return false;
+  double fd = -1;
+  if (napi_get_named_property(env, spans, "fd", &fd_value) != napi_ok || napi_get_value_double(env, fd_value, &fd) != napi_ok || !IsWhole(fd, INT32_MAX)) return false;
   const size_t count = job.paths.size();
   const double* at = static_cast<const double*>(TypedArray(env, spans, "at", napi_float64_array, count));
   const int32_t* length = static_cast<const int32_t*>(TypedArray(env, spans, "length", napi_int32_array, count));
@@ -46,7 +53,7 @@ bool ReadSpans(napi_env env, napi_value spans, Job& job) {
   }
   // A descriptor of the job's own, closed when a process starts (a child spawned while the scan runs gets none);
   // one that cannot be made leaves the hits unnamed, and the caller names them.
-  job.spans_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  job.spans_fd = fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 0);
   return true;
 }
 
@@ -66,12 +73,11 @@ bool ReadGrams(napi_env env, napi_value grams, Job& job) {
   bool is_typed = false;
   napi_typedarray_type type;
   size_t bytes = 0, trigram_count = 0;
-  int32_t fd = -1;
+  double fd = -1;
   double file_bytes = -1;
-  const bool has_fd = napi_get_named_property(env, grams, "fd", &fd_value) == napi_ok && napi_get_value_int32(env, fd_value, &fd) == napi_ok;
+  const bool has_fd = napi_get_named_property(env, grams, "fd", &fd_value) == napi_ok && napi_get_value_double(env, fd_value, &fd) == napi_ok;
   if (has_fd) {
-    if (fd < 0 || napi_get_named_property(env, grams, "bytes", &bytes_value) != napi_ok || napi_get_value_double(env, bytes_value, &file_bytes) != napi_ok) return false;
-    if (!(file_bytes >= 0 && file_bytes <= static_cast<double>(INT32_MAX)) || file_bytes != static_cast<double>(static_cast<int64_t>(file_bytes))) return false;
+    if (!IsWhole(fd, INT32_MAX) || napi_get_named_property(env, grams, "bytes", &bytes_value) != napi_ok || napi_get_value_double(env, bytes_value, &file_bytes) != napi_ok) return false;
   } else {
     if (napi_get_named_property(env, grams, "data", &data_value) != napi_ok || napi_is_typedarray(env, data_value, &is_typed) != napi_ok || !is_typed) return false;
     if (napi_get_typedarray_info(env, data_value, &type, &bytes, &data, nullptr, nullptr) != napi_ok || type != napi_uint8_array) return false;
@@ -84,12 +90,18 @@ bool ReadGrams(napi_env env, napi_value grams, Job& job) {
   const uint8_t* from = static_cast<const uint8_t*>(data);
   const uint32_t* wanted = static_cast<const uint32_t*>(trigrams);
   if (has_fd) {
-    // A descriptor of the job's own, closed when a process starts; one that cannot be made leaves every path to read.
-    job.grams_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    // A descriptor of the job's own, closed when a process starts; one that cannot be made, or a size no filter file
+    // has, leaves every path to read.
+    if (!IsWhole(file_bytes, INT32_MAX)) return true;
+    job.grams_fd = fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 0);
     job.grams_bytes = static_cast<int64_t>(file_bytes);
-    if (job.grams_fd < 0) return true;
   } else {
-    job.grams.assign(from, from + (from == nullptr ? 0 : bytes));
+    // Bytes that cannot be held leave every path to read.
+    if (from != nullptr && bytes > 0) job.grams.reset(new (std::nothrow) uint8_t[bytes]);
+    if (job.grams != nullptr) {
+      memcpy(job.grams.get(), from, bytes);
+      job.grams_size = bytes;
+    }
   }
   job.trigrams.assign(wanted, wanted + (wanted == nullptr ? 0 : trigram_count));
   job.grams_at.assign(at, at + count);
@@ -101,22 +113,25 @@ void LoadGrams(Job& job) noexcept {
   if (job.grams_fd < 0) return;
   bool loaded = false;
   try {
-    job.grams.resize(static_cast<size_t>(job.grams_bytes));
+    const size_t size = static_cast<size_t>(job.grams_bytes);
+    job.grams.reset(new uint8_t[size > 0 ? size : 1]);
     size_t done = 0;
-    while (done < job.grams.size()) {
-      const ssize_t got = pread(job.grams_fd, job.grams.data() + done, job.grams.size() - done, static_cast<off_t>(done));
+    while (done < size) {
+      const ssize_t got = pread(job.grams_fd, job.grams.get() + done, size - done, static_cast<off_t>(done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) break;
       done += static_cast<size_t>(got);
     }
-    loaded = done == job.grams.size();
+    loaded = done == size;
+    if (loaded) job.grams_size = size;
   } catch (const std::bad_alloc&) {
     loaded = false;
   }
   close(job.grams_fd);
   job.grams_fd = -1;
   if (!loaded) {
-    job.grams.clear();
+    job.grams.reset();
+    job.grams_size = 0;
     job.grams_at.clear();
   }
 }
@@ -129,11 +144,11 @@ bool MayHoldTrigrams(const Job& job, size_t index) {
   if (!(at >= 0 && at <= 9007199254740992.0) || at != static_cast<double>(static_cast<int64_t>(at))) return true;
   if (length < 128 || length > (1 << 28) || (length & (length - 1)) != 0) return true;
   const size_t offset = static_cast<size_t>(at);
-  if (offset > job.grams.size() || job.grams.size() - offset < static_cast<size_t>(length)) return true;
+  if (job.grams == nullptr || offset > job.grams_size || job.grams_size - offset < static_cast<size_t>(length)) return true;
   int bits_log2 = 3;
   while ((int64_t{1} << bits_log2) < int64_t{length} * 8) bits_log2++;
   const int shift = 32 - bits_log2;
-  const uint8_t* filter = job.grams.data() + offset;
+  const uint8_t* filter = job.grams.get() + offset;
   for (uint32_t trigram : job.trigrams) {
     const uint32_t bit = (trigram * 0x9e3779b1u) >> shift;
     if ((filter[bit >> 3] & (1u << (bit & 7))) == 0) return false;

@@ -80,9 +80,10 @@ struct Job {
   std::vector<uint8_t> read;
   // The index's trigram filters (see src/nav/trigram-filter.ts): the filter file's bytes (a copy, or read from a
   // descriptor of the job's own by the scan's first thread: `grams_fd`, `grams_bytes`), where each path's filter is in
-  // them (-1: none, the path is read), and the trigrams every file read must may hold. A path whose filter says it
-  // cannot hold them all is not read: only stated when `read` is given (-3 either way).
-  std::vector<uint8_t> grams;
+  // them (-1: none, the path is read), and the trigrams a file's filter must have every one of for the file to be read.
+  // A path whose filter says it cannot hold them all is not read, and only stated when `read` is given (-3 either way).
+  std::unique_ptr<uint8_t[]> grams;  // not zeroed first: every byte is copied or read in
+  size_t grams_size = 0;
   int grams_fd = -1;
   int64_t grams_bytes = 0;
   std::vector<double> grams_at;

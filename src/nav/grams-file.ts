@@ -3,7 +3,9 @@ import { openCacheFile, readFully } from "./symbol-store.ts";
 
 /**
  * The cache's filter file, opened with the metadata (so it is the same write's) and read
- * whole the first time a filter is asked for (a first search asks for every file's). A file
+ * whole the first time a filter is asked for on this thread (a first search in a large
+ * repository asks for every file's; in a small one the native scan reads the file itself,
+ * through {@link open}, and it stays open and unread here until the cache is closed). A file
  * that cannot be read leaves every record without a filter: the search then reads every file.
  */
 export class GramsFile {

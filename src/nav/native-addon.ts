@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 /** What one native scan found (see native/literal_scan.cc for the layout). */
 export interface NativeScanReply {
   /**
-   * Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read, -3: only stated, see `read`;
+   * Per file, {@link NATIVE_FILE_STRIDE} values: the bytes read (-1: unreadable, -2: not read, -3: not read, only stated when `read` is given, see `read` and `grams`;
    * -4: the path led to another file than the one `identity` names, which was not read),
    * 1 when the file looks binary, how many of `hits` are its, and 1 when the path was a symlink, read through (an open that
    * does not follow links failed on it first): `stats` then says what it led to.
@@ -69,7 +69,7 @@ export interface NativeGrams {
   readonly at: Float64Array;
   /** Per path, the byte length of its filter. */
   readonly length: Int32Array;
-  /** The trigrams every file read must may hold, as `literalTrigrams` gives them. */
+  /** The trigrams a file's filter must have every one of for the file to be read, as `literalTrigrams` gives them. */
   readonly trigrams: Uint32Array;
 }
 

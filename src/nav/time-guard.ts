@@ -22,11 +22,12 @@ export class ScanStopped extends Error {
 // V8 also checks for while a regular expression backtracks; host functions the call makes run under it.
 const TIMEOUT_CODE = "ERR_SCRIPT_EXECUTION_TIMEOUT";
 
-// Where the script finds the work it runs: a slot of this thread's global object, filled only while a run lasts. In this
-// thread's own context (a context of its own cost about 1 ms to make, the first run's whole cost otherwise).
+// Where the script finds the work it runs: a slot of the global object of the thread's main context, which the script
+// runs in, filled only while a run lasts (a context of its own cost about 1 ms to make, the first run's whole cost
+// otherwise). That global is not this module's when the module was evaluated in another context (a test runner's).
 const WORK = Symbol.for("rlmkit.timeGuard.work");
-type Slot = typeof globalThis & { [WORK]?: () => unknown };
-let script: vm.Script | undefined;
+type Slot = { [WORK]?: () => unknown };
+let runner: { readonly script: vm.Script; readonly slot: Slot } | undefined;
 
 /**
  * A time budget for synchronous work on the calling thread, enforced from
@@ -51,8 +52,9 @@ export class TimeGuard {
     if (this.#leftMs <= 0) throw new GuardTimeout();
     const started = performance.now();
     // Runs on one thread never overlap.
-    script ??= new vm.Script(`globalThis[Symbol.for(${JSON.stringify(WORK.description)})]()`);
-    (globalThis as Slot)[WORK] = work;
+    runner ??= { script: new vm.Script(`globalThis[Symbol.for(${JSON.stringify(WORK.description)})]()`), slot: vm.runInThisContext("globalThis") as Slot };
+    const { script, slot } = runner;
+    slot[WORK] = work;
     try {
       return script.runInThisContext({ timeout: Math.max(1, Math.ceil(this.#leftMs)) }) as T;
     } catch (error) {
@@ -61,7 +63,7 @@ export class TimeGuard {
       this.#leftMs = 0;
       throw new GuardTimeout();
     } finally {
-      delete (globalThis as Slot)[WORK];
+      delete slot[WORK];
       this.#leftMs -= performance.now() - started;
     }
   }

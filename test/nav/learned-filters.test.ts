@@ -111,11 +111,23 @@ describe("filters a search leaves for the next process", () => {
       // Before any walk the disk cache's entries are judged by their filters alone: the addon may test them.
       expect(holds.trigrams).toBeDefined();
       const request = { root: dir, query: "zebra", regex: false, caseSensitive: true, limit: 100, maxFileBytes: DEFAULT_MAX_FILE_BYTES };
-      const run = (mayHoldFile: TrigramTest) =>
-        searchNatively(listed!.files, request, scanPlan("zebra", true, undefined, undefined), "zebra", { stop: () => undefined, deadline: Date.now() + 10_000, patternBudgetMs: 300, mayHoldFile });
+      // What the scan is given as its filters (its 13th argument).
+      const addon = nativeAddon()!;
+      const scan = addon.scan;
+      const given: unknown[] = [];
+      const run = async (mayHoldFile: TrigramTest) => {
+        addon.scan = (...args: Parameters<typeof scan>) => (given.push(args[12]), scan.apply(addon, args));
+        try {
+          return await searchNatively(listed!.files, request, scanPlan("zebra", true, undefined, undefined), "zebra", { stop: () => undefined, deadline: Date.now() + 10_000, patternBudgetMs: 300, mayHoldFile });
+        } finally {
+          addon.scan = scan;
+        }
+      };
       const byAddon = await run(holds);
       // The same test without its trigrams: this thread tests every filter.
       const byThisThread = await run((file) => holds(file));
+      // The addon was handed the filter file still open, and the trigrams; then nothing.
+      expect(given).toEqual([expect.objectContaining({ fd: expect.any(Number), trigrams: holds.trigrams }), undefined]);
       const plain = (matches: Awaited<ReturnType<typeof run>>) => matches && { searched: matches.searchedFiles, rows: matches.build((file, line, column, text) => ({ file, line, column, text })) };
       expect(plain(byAddon)).toEqual({ searched: 1, rows: [{ file: "m5.py", line: 2, column: 13, text: '    return "zebra number 5"' }] });
       expect(plain(byThisThread)).toEqual(plain(byAddon));

@@ -353,6 +353,8 @@ describe.skipIf(!nativeAddon())("the native addon's scan that states every path"
       };
       expect(await fromFile(data.length)).toEqual([sizes[0], -3, ...sizes.slice(2)]);
       expect(await fromFile(data.length + 1)).toEqual(sizes);
+      // A size no filter file has: every path is read.
+      expect(await fromFile(2 ** 40)).toEqual(sizes);
     } finally {
       await handle.close();
     }

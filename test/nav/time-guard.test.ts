@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import { stripTypeScriptTypes } from "node:module";
+import vm from "node:vm";
 import { describe, expect, test } from "vitest";
 import { GuardTimeout, TimeGuard } from "../../src/nav/time-guard.ts";
 
@@ -32,6 +35,17 @@ describe("TimeGuard", () => {
       }),
     ).toThrow(GuardTimeout);
     expect(ran).toBe(false);
+  });
+
+  test("works when its module was evaluated in a context other than the thread's main one, as a test runner's environment does", () => {
+    const source = stripTypeScriptTypes(fs.readFileSync(new URL("../../src/nav/time-guard.ts", import.meta.url), "utf8"))
+      .replace(/^import vm from "node:vm";/m, "")
+      .replace(/^export /gm, "");
+    const context = vm.createContext({ vm, performance });
+    const { TimeGuard: Guard, GuardTimeout: Timeout } = vm.runInContext(`${source}\n;({ TimeGuard, GuardTimeout })`, context) as { TimeGuard: typeof TimeGuard; GuardTimeout: typeof GuardTimeout };
+    expect(vm.runInContext("globalThis", context)).not.toBe(globalThis);
+    expect(new Guard(1000).run(() => [1, 2].map((n) => n * 3))).toEqual([3, 6]);
+    expect(() => new Guard(50).run(() => CATASTROPHIC.test(LINE))).toThrow(Timeout);
   });
 
   test("host work called from the guarded function is stopped too", () => {
