@@ -197,6 +197,33 @@ napi_value Cancel(napi_env env, napi_callback_info info) {
 
 void FreeShared(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<Shared>*>(data); }
 
+// True when every needle is a non-empty string without a line feed (a line never holds one: such a needle would drop
+// every line), ASCII when ignoring case; lower-cases them then.
+bool Needles(std::vector<std::string>& needles, bool ignore_case) {
+  for (std::string& needle : needles) {
+    if (needle.empty() || needle.find('\n') != std::string::npos) return false;
+    if (!ignore_case) continue;
+    for (char& c : needle) {
+      if (static_cast<unsigned char>(c) >= 0x80) return false;
+      c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
+    }
+  }
+  return true;
+}
+
+// An array of arrays of strings; false when it is not one.
+bool ReadGroups(napi_env env, napi_value value, std::vector<std::vector<std::string>>& out) {
+  bool is_array = false;
+  uint32_t count = 0;
+  if (napi_is_array(env, value, &is_array) != napi_ok || !is_array || napi_get_array_length(env, value, &count) != napi_ok) return false;
+  out.resize(count);
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value item;
+    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadStrings(env, item, out[i])) return false;
+  }
+  return true;
+}
+
 // A count from JavaScript, at least `least` (NaN too) and at most INT64_MAX.
 int64_t Clamp(double value, int64_t least) {
   if (!(value >= static_cast<double>(least))) return least;
@@ -205,10 +232,10 @@ int64_t Clamp(double value, int64_t least) {
 }
 
 napi_value StartScan(napi_env env, napi_callback_info info) {
-  size_t argc = 13;
-  napi_value argv[13];
+  size_t argc = 14;
+  napi_value argv[14];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?)");
+  if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?, anyOf?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
@@ -222,14 +249,13 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   napi_valuetype also_type = napi_undefined;
   if (argc >= 9) napi_typeof(env, argv[8], &also_type);
   if (also_type != napi_undefined && !ReadStrings(env, argv[8], job->also)) return Throw(env, "also must be an array of strings");
-  for (std::string& other : job->also) {
-    // A line never holds a line feed: such a needle would drop every line.
-    if (other.empty() || other.find('\n') != std::string::npos) return Throw(env, "also's needles must be non-empty strings without a line feed");
-    if (!job->ignore_case) continue;
-    for (char& c : other) {
-      if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "also's needles must be ASCII when ignoring case");
-      c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
-    }
+  if (!Needles(job->also, job->ignore_case)) return Throw(env, "also's needles must be non-empty strings without a line feed, ASCII when ignoring case");
+  napi_valuetype any_of_type = napi_undefined;
+  if (argc >= 14) napi_typeof(env, argv[13], &any_of_type);
+  if (any_of_type != napi_undefined && !ReadGroups(env, argv[13], job->any_of)) return Throw(env, "anyOf must be an array of arrays of strings");
+  for (std::vector<std::string>& group : job->any_of) {
+    // An empty group would drop every line.
+    if (group.empty() || !Needles(group, job->ignore_case)) return Throw(env, "anyOf's groups must be non-empty, of non-empty strings without a line feed, ASCII when ignoring case");
   }
   napi_valuetype spans_type = napi_undefined;
   if (argc >= 10) napi_typeof(env, argv[9], &spans_type);

@@ -27,8 +27,9 @@ bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out);
 // 4 since scan answers each file's count of hits; 5 since each line it answers is followed by a line feed;
 // 6 since scan names each hit's symbol from the index's spans; 7 since scan can state every path and read some;
 // 8 since scan says which paths it read through a symlink; 9 since stats end with the device and inode number and
-// scan takes the identity of the file each path must lead to; 10 since scan tests the index's trigram filters itself.
-constexpr int32_t kAddonVersion = 10;
+// scan takes the identity of the file each path must lead to; 10 since scan tests the index's trigram filters itself;
+// 11 since scan takes groups of needles a kept line must hold one of each (anyOf).
+constexpr int32_t kAddonVersion = 11;
 // The most threads RunOnThreads starts for one call.
 constexpr int kMaxThreads = 16;
 

@@ -113,10 +113,22 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       if (line_end == nullptr) line_end = end;
       // A line without every other needle cannot match: it is not kept (nor counted yet).
       bool holds_all = true;
+      const char* searched_line = searched + (line_start - data);
+      const size_t line_length = static_cast<size_t>(line_end - line_start);
       for (const std::string& other : job.also) {
-        if (memmem(searched + (line_start - data), line_end - line_start, other.data(), other.size()) == nullptr) {
+        if (memmem(searched_line, line_length, other.data(), other.size()) == nullptr) {
           holds_all = false;
           break;
+        }
+      }
+      // ...and one needle of each group.
+      for (size_t group = 0; holds_all && group < job.any_of.size(); group++) {
+        holds_all = false;
+        for (const std::string& other : job.any_of[group]) {
+          if (memmem(searched_line, line_length, other.data(), other.size()) != nullptr) {
+            holds_all = true;
+            break;
+          }
         }
       }
       if (!holds_all) {

@@ -56,6 +56,8 @@ struct Job {
   std::string needle;  // lower-cased when ignoring case (an ASCII needle)
   // Other needles a kept line must hold too (a pattern's other required literals), lower-cased likewise.
   std::vector<std::string> also;
+  // Groups of needles a kept line must hold one of each (a pattern's required alternatives), lower-cased likewise.
+  std::vector<std::vector<std::string>> any_of;
   bool ignore_case = false;
   int64_t wanted = 0;
   int64_t max_line_bytes = 0;

@@ -1,7 +1,7 @@
 // Line-oriented regular expressions, as ripgrep matches them: a pattern never
 // matches across a line break.
 import { isClassEscape, NEWLINE, readEscape, UNSUPPORTED_HINT } from "./regex-escape.ts";
-import { longestRun, MIN_LITERAL, requiredRuns } from "./regex-literal.ts";
+import { longestRun, MIN_LITERAL, requiredAlternatives, requiredRuns } from "./regex-literal.ts";
 
 /** A pattern rewritten so that no part of it can match `\n`, ready for `new RegExp(source, flags)`. */
 export interface LineRegex {
@@ -29,6 +29,11 @@ export interface LineRegex {
    * `literal` among them: a line that lacks one cannot match.
    */
   readonly literals: readonly string[];
+  /**
+   * The alternatives of each group every match goes through (see {@link requiredAlternatives}): a line that holds none
+   * of a group's cannot match (`os` or `sys` for `import\s+(os|sys)\b`).
+   */
+  readonly alternatives: readonly (readonly string[])[];
 }
 
 // What \s, \W and \D match (JavaScript's definitions) with the line feed taken out, for use inside [...].
@@ -81,6 +86,13 @@ export function searchLiterals(request: { readonly regex: boolean; readonly quer
   return "error" in pattern ? [] : pattern.literals;
 }
 
+/** The alternatives every line a search's pattern matches holds one of, per group (see {@link LineRegex.alternatives}); none for a literal. */
+export function searchAlternatives(request: { readonly regex: boolean; readonly query: string; readonly caseSensitive: boolean }): readonly (readonly string[])[] {
+  if (!request.regex) return [];
+  const pattern = lineRegex(request.query, request.caseSensitive);
+  return "error" in pattern ? [] : pattern.alternatives;
+}
+
 // The patterns read last, with what they read as (the objects are never changed).
 const RECENT_PATTERNS = 32;
 const recent = new Map<string, LineRegex | { readonly error: string }>();
@@ -128,7 +140,10 @@ function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { r
   const literal = longestRun(runs);
   const literals = Object.freeze(runs.filter((run) => run.length >= MIN_LITERAL));
   const found = literal !== undefined && literal.length >= MIN_LITERAL ? { literal, literals } : { literals: [] };
-  return caseSensitive ? { source: out, flags: "gm", foldedSource: out, nestedRepetition, ...found } : { source: out, flags: "gim", foldedSource: folded, nestedRepetition, ...found };
+  const alternatives = Object.freeze(requiredAlternatives(pattern).map((group) => Object.freeze(group)));
+  return caseSensitive
+    ? { source: out, flags: "gm", foldedSource: out, nestedRepetition, ...found, alternatives }
+    : { source: out, flags: "gim", foldedSource: folded, nestedRepetition, ...found, alternatives };
 }
 
 // Looks for a group that holds `*`, `+`, `{n,}`, `{n,m}` or `|` and is itself repeated.

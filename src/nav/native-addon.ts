@@ -56,7 +56,7 @@ export interface NativeSpans {
 export const NATIVE_STAT_STRIDE = 9;
 
 /** The addon's `version` this code was written for (native/rlmkit_native.h: kAddonVersion); a build of another is not used. */
-export const ADDON_VERSION = 10;
+export const ADDON_VERSION = 11;
 
 /** The index's trigram filters for a scan (see trigram-filter.ts): the filter file's bytes, or its open file. */
 export interface NativeGrams {
@@ -85,7 +85,8 @@ export interface NativeAddon {
    * stated and only those marked 1 are read: the answer's `stats` then spare a walk its own. With `identity`
    * (a device and an inode number per path, NaN when not known), a path that leads to another file than the
    * one named is not read (-4 in `files`). With `grams`, a path whose trigram filter says it cannot hold every one of
-   * the trigrams is not read (-3 in `files`; stated when `read` is given), as `mayHoldAt` says.
+   * the trigrams is not read (-3 in `files`; stated when `read` is given), as `mayHoldAt` says. A line that holds
+   * none of the needles of a group of `anyOf` (ASCII too when ignoring case) is not kept either.
    */
   scan(
     paths: readonly string[],
@@ -101,6 +102,7 @@ export interface NativeAddon {
     read?: Uint8Array,
     identity?: Float64Array,
     grams?: NativeGrams,
+    anyOf?: readonly (readonly string[])[],
   ): { readonly promise: Promise<NativeScanReply>; cancel(): void };
   /**
    * The `stat` of each path (following symlinks; with `noFollow`, its `lstat`) on `threads` threads,

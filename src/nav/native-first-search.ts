@@ -4,7 +4,7 @@
 // is the same, line for line.
 import os from "node:os";
 import { BINARY_SNIFF_BYTES, globMatcher } from "./file-rules.ts";
-import { searchLiteral, searchLiterals } from "./line-regex.ts";
+import { searchAlternatives, searchLiteral, searchLiterals } from "./line-regex.ts";
 import { bytesMatchText } from "./literal-finder.ts";
 import type { FilterSink } from "./file-filters.ts";
 import { nativeAddon, type NativeScanReply } from "./native-addon.ts";
@@ -126,13 +126,15 @@ export async function searchNatively(
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
   // A pattern's other required literals: a line without one of them cannot match, so it is not kept.
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
+  // ...and one of each group of its required alternatives (`os` or `sys` for `import\s+(os|sys)\b`).
+  const anyOf = plan.pattern ? searchAlternatives(request).filter((group) => group.every((other) => exactInBytes(other, request.caseSensitive))) : [];
   const readMask = statAll ? read.subarray(0, count) : undefined;
   const identities = identified ? identity.subarray(0, count * 2) : undefined;
   // The filter file still open is read by the scan itself, off this thread; one that cannot be read rules no file out
   // (as `filterMayHold` says).
   const gramsSource = gramsFile && (gramsFile.open?.() ?? { data: gramsFile.all() });
   const grams = trigrams && gramsAt && gramsLength && gramsSource && ("fd" in gramsSource || gramsSource.data) ? { ...gramsSource, at: gramsAt.subarray(0, count), length: gramsLength.subarray(0, count), trigrams } : undefined;
-  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask, identities, grams);
+  const { promise, cancel } = scanner.scan(paths, literal, !request.caseSensitive, plan.pattern ? Number.MAX_SAFE_INTEGER : wanted, threads, deadline, BINARY_SNIFF_BYTES, maxLineBytes, also, spans, readMask, identities, grams, anyOf);
   const reply = await untilStopped(promise, cancel, stop);
   if (reply.stopped === 1) throw new ScanStopped("timeout");
   // Too many bytes of lines to keep here: the workers run the search.

@@ -96,6 +96,65 @@ export function requiredRuns(pattern: string): string[] | undefined {
   return runs;
 }
 
+/**
+ * The alternatives of each top-level group of `pattern` that every match goes through once at least: a group of
+ * two or more alternatives, each a run of ASCII letters, digits and `_` (`(os|sys)`, `(?:get|set)`), with no quantifier
+ * after it that allows zero repetitions. Every line a match is in holds one of each group's alternatives (a search
+ * may drop the others before it runs the pattern). Empty when there is none, or the pattern has a top-level `|` or an
+ * escape that cannot be read (as {@link requiredRuns}).
+ *
+ * @example requiredAlternatives("import\\s+(os|sys)\\b") // [["os", "sys"]]
+ */
+export function requiredAlternatives(pattern: string): string[][] {
+  if (requiredRuns(pattern) === undefined) return [];
+  const groups: string[][] = [];
+  for (let index = 0; index < pattern.length; ) {
+    const char = pattern[index]!;
+    if (char === "\\") {
+      index += 2;
+      continue;
+    }
+    if (char === "[") {
+      index = skipClass(pattern, index);
+      continue;
+    }
+    if (char !== "(") {
+      index++;
+      continue;
+    }
+    const end = groupEnd(pattern, index);
+    if (end === undefined) return groups;
+    const alternatives = plainAlternatives(pattern.slice(index + 1, end));
+    const quantifier = quantifierAt(pattern, end + 1);
+    if (alternatives && !quantifier?.optional) groups.push(alternatives);
+    index = end + 1;
+  }
+  return groups;
+}
+
+// The index of the `)` that closes the group opened at `open`, or undefined.
+function groupEnd(pattern: string, open: number): number | undefined {
+  let depth = 0;
+  for (let index = open; index < pattern.length; ) {
+    const char = pattern[index]!;
+    if (char === "\\") index += 2;
+    else if (char === "[") index = skipClass(pattern, index);
+    else {
+      if (char === "(") depth++;
+      else if (char === ")" && --depth === 0) return index;
+      index++;
+    }
+  }
+  return undefined;
+}
+
+// A group's text as plain alternatives (`os|sys`, `?:get|set`, `?<name>a|b`): two or more word runs; else undefined.
+function plainAlternatives(inner: string): string[] | undefined {
+  const body = inner.startsWith("?:") ? inner.slice(2) : /^\?<[A-Za-z_$][\w$]*>/.test(inner) ? inner.slice(inner.indexOf(">") + 1) : inner;
+  const alternatives = body.split("|");
+  return alternatives.length >= 2 && alternatives.every((alternative) => /^\w+$/.test(alternative)) ? alternatives : undefined;
+}
+
 // A quantifier at `index` (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`): its length, and whether it allows zero repetitions.
 function quantifierAt(pattern: string, index: number): { length: number; optional: boolean } | undefined {
   const char = pattern[index];

@@ -139,6 +139,27 @@ describe.skipIf(!nativeAddon())("the native addon's scan with other needles", ()
       expect(() => nativeAddon()!.scan([file], "class", ignoreCase, 1, 1, Date.now() + 10_000, 8000, 1 << 20, also as string[]), JSON.stringify(also)).toThrow(TypeError);
     }
   });
+
+  test("keeps only the lines that hold one needle of each group of anyOf, in either case when ignoring it", async () => {
+    const file = path.join(base, "any-of.txt");
+    await fs.writeFile(file, "import os\nimport re\nimport sys, OS\nfrom x import Y\nimport SYS # y\n");
+    const lines = async (ignoreCase: boolean, anyOf: unknown[][], also: string[] = []) => {
+      const reply = await nativeAddon()!.scan([file], "import", ignoreCase, 1e9, 1, Date.now() + 10_000, 8000, 1 << 20, also, undefined, undefined, undefined, undefined, anyOf as string[][]).promise;
+      const numbers: number[] = [];
+      for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) numbers.push(reply.hits[at + 1]!);
+      return numbers;
+    };
+    expect(await lines(false, [])).toEqual([1, 2, 3, 4, 5]);
+    expect(await lines(false, [["os", "sys"]])).toEqual([1, 3]);
+    expect(await lines(true, [["os", "sys"]])).toEqual([1, 3, 5]);
+    // Every group, and `also` with them.
+    expect(await lines(true, [["os", "sys"], ["y"]])).toEqual([3, 5]);
+    expect(await lines(false, [["os", "sys"]], ["OS"])).toEqual([3]);
+    // Groups no line can satisfy, or needles that cannot be folded, are refused.
+    for (const [anyOf, ignoreCase] of [[[[]], false], [[[""]], false], [[["a\nb"]], false], [[["é"]], true], [["os"], false], [[[1]], false]] as [unknown[][], boolean][]) {
+      expect(() => nativeAddon()!.scan([file], "import", ignoreCase, 1, 1, Date.now() + 10_000, 8000, 1 << 20, [], undefined, undefined, undefined, undefined, anyOf as string[][]), JSON.stringify(anyOf)).toThrow(TypeError);
+    }
+  });
 });
 
 describe.skipIf(!nativeAddon())("the native addon's stat", () => {

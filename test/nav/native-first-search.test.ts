@@ -97,6 +97,9 @@ const QUERIES: Pick<TextSearchRequest, "query" | "regex" | "caseSensitive">[] = 
   { query: "self\\.\\w*.*xab", regex: true, caseSensitive: true },
   { query: "xab.*self\\.", regex: true, caseSensitive: true },
   { query: "SELF\\..*XAB", regex: true, caseSensitive: false },
+  // Patterns with a required group of alternatives: the addon keeps only the lines that hold one of them.
+  { query: "self\\.\\s*(ab|x)", regex: true, caseSensitive: true },
+  { query: "(?:AB|b)\\w*SELF\\.", regex: true, caseSensitive: false },
 ];
 
 describe.skipIf(!nativeAddon())("a first search on the native addon's threads", () => {
@@ -162,6 +165,22 @@ describe.skipIf(!nativeAddon())("a first search on the native addon's threads", 
     const request: TextSearchRequest = { root, query, regex: true, caseSensitive, limit: 100, maxFileBytes: 1 << 20 };
     const expected = asPlain(await search(files, request, false), true);
     expect(expected!.count).toBeGreaterThan(0);
+    expect(asPlain((await nativeSearch(files, request)) ?? undefined, true)).toEqual(expected);
+  });
+
+  test.for<[string, boolean, number[]]>([
+    [String.raw`import\s+(os|sys)\b`, true, [1, 3, 6]],
+    [String.raw`import\s+(os|sys)\b`, false, [1, 3, 5, 6]],
+    [String.raw`(?:im|ex)port\s+(?<name>re|sys)\b`, true, [2, 3, 6]],
+  ])("keeps the lines that hold any one of a required group's alternatives: %s (case-sensitive: %s)", async ([query, caseSensitive, lines]) => {
+    const root = path.join(base, "alternatives");
+    await fs.mkdir(root, { recursive: true });
+    const text = "import os\nimport re\nimport  sys, OS\nfrom re import x\nimport SYS\n\timport\tsys as s\r\nimport osx\n";
+    await fs.writeFile(path.join(root, "f.py"), text);
+    const files: SearchFile[] = [{ path: "f.py", size: Buffer.byteLength(text), mtimeMs: 0 }];
+    const request: TextSearchRequest = { root, query, regex: true, caseSensitive, limit: 100, maxFileBytes: 1 << 20 };
+    const expected = asPlain(await search(files, request, false), true);
+    expect(expected!.rows.map((row) => row.line)).toEqual(lines);
     expect(asPlain((await nativeSearch(files, request)) ?? undefined, true)).toEqual(expected);
   });
 

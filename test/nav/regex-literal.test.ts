@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { requiredLiteral, requiredRuns } from "../../src/nav/regex-literal.ts";
+import { requiredAlternatives, requiredLiteral, requiredRuns } from "../../src/nav/regex-literal.ts";
 
 describe("requiredLiteral", () => {
   test.for([
@@ -43,8 +43,28 @@ describe("requiredLiteral", () => {
     expect(requiredRuns(pattern)?.filter((run) => run.length > 0)).toEqual(runs);
   });
 
+  test.for([
+    [String.raw`import\s+(os|sys)\b`, [["os", "sys"]]],
+    ["(?:get|set)_(\\w+)", [["get", "set"]]],
+    ["(?<verb>get|set)x(a|b)+", [["get", "set"], ["a", "b"]]],
+    // Not required (a quantifier that allows none), not plain, nested, inside a class, or a lookaround: none.
+    ["x(os|sys)?", []],
+    ["x(os|sys)*", []],
+    ["x(os|sys){0,2}", []],
+    ["(os|s.s)", []],
+    ["((os|sys)x)", []],
+    ["[(]os|sys[)]", []],
+    ["x(?=os|sys)", []],
+    ["x(?<!os|sys)", []],
+    ["(os)", []],
+    // A top-level alternation: a match needs no group at all.
+    ["(os|sys)|y", []],
+  ] as [string, string[][]][])("requiredAlternatives(%s) → %j", ([pattern, groups]) => {
+    expect(requiredAlternatives(pattern)).toEqual(groups);
+  });
+
   test("every line a generated pattern matches contains its literal (case-sensitive, and ignoring case)", () => {
-    const piece = fc.constantFrom("ab", "cd", "abc", "x", "y?", "b*", "c+", "d{0,2}", "e{2}", String.raw`\s*`, String.raw`\w+`, String.raw`\.`, ".", "[ab]", "[^c]", "(ab|cd)", "(?:x)?", "^", "$", String.raw`\b`, "|", String.raw`\c-`, String.raw`\cA`);
+    const piece = fc.constantFrom("ab", "cd", "abc", "x", "y?", "b*", "c+", "d{0,2}", "e{2}", String.raw`\s*`, String.raw`\w+`, String.raw`\.`, ".", "[ab]", "[^c]", "(ab|cd)", "(?:x)?", "^", "$", String.raw`\b`, "|", String.raw`\c-`, String.raw`\cA`, "(?:ab|x)", "(a|bc)+", "(b|cd)?", "(?<n>x|y)", "((a|b)c)");
     const pattern = fc.array(piece, { minLength: 1, maxLength: 7 }).map((pieces) => pieces.join("")).filter((source) => {
       try {
         new RegExp(source);
@@ -61,6 +81,13 @@ describe("requiredLiteral", () => {
           for (const text of lines) {
             if (new RegExp(source).test(text)) expect(text).toContain(literal);
             if (new RegExp(source, "i").test(text)) expect(text.toLowerCase()).toContain(literal.toLowerCase());
+          }
+        }
+        // One of each required group's alternatives.
+        for (const alternatives of requiredAlternatives(source)) {
+          for (const text of lines) {
+            if (new RegExp(source).test(text)) expect(alternatives.some((alternative) => text.includes(alternative))).toBe(true);
+            if (new RegExp(source, "i").test(text)) expect(alternatives.some((alternative) => text.toLowerCase().includes(alternative.toLowerCase()))).toBe(true);
           }
         }
         expect(requiredLiteral(source) === undefined || (requiredRuns(source) ?? []).includes(requiredLiteral(source)!)).toBe(true);
