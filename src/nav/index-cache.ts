@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { hash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -78,7 +78,7 @@ export function defaultIndexCacheDir(): string {
 
 /** The cache file for one repository root: one JSON file per root, named by a hash of its real path. */
 export function indexCacheFile(cacheDir: string, root: string): string {
-  return path.join(cacheDir, `${createHash("sha256").update(root).digest("hex").slice(0, 20)}.json`);
+  return path.join(cacheDir, `${hash("sha256", root, "hex").slice(0, 20)}.json`);
 }
 
 /** The symbols file that goes with a cache file. */

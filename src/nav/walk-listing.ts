@@ -5,7 +5,6 @@
 // change only with its mtime and ctime.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { READ_RULE_VERSION, type ReadRule } from "../access/read-rule.ts";
 import { lstatEntries, type EntryKind, type EntryStat } from "./file-stats.ts";
@@ -92,23 +91,33 @@ let rules: string | undefined;
 // a digest of the ignore files outside the root that apply to it, as the rule read them (git's global excludes file, a
 // worktree's exclusions, the ignore files above a folder of a repository), which the listing does not watch.
 function rulesCode(rule: Pick<ReadRule, "ignoresOutside">): string {
-  return `${packagesCode()}#${crypto.createHash("sha256").update(rule.ignoresOutside).digest("hex").slice(0, 16)}`;
+  return `${packagesCode()}#${crypto.hash("sha256", rule.ignoresOutside, "hex").slice(0, 16)}`;
 }
 
 function packagesCode(): string {
-  if (rules === undefined) {
-    const require = createRequire(import.meta.url);
-    const version = (name: string) => {
-      try {
-        return String((require(`${name}/package.json`) as { version?: unknown }).version);
-      } catch {
-        // A bundle without the package's manifest: the rule's own version still tells.
-        return "?";
-      }
-    };
-    rules = `${READ_RULE_VERSION}/ignore@${version("ignore")}/picomatch@${version("picomatch")}`;
-  }
+  rules ??= `${READ_RULE_VERSION}/ignore@${packageVersion("ignore")}/picomatch@${packageVersion("picomatch")}`;
   return rules;
+}
+
+// The version in a package's manifest: the nearest package.json above its entry point that names the package, read
+// directly (a first walk in a new process pays for it: `require` of each manifest cost 0.7 ms there, this 0.3 ms).
+// "?" for a bundle without the package's manifest: the rule's own version still tells.
+function packageVersion(name: string): string {
+  try {
+    let folder = new URL(".", import.meta.resolve(name));
+    for (let up = 0; up < 4; up++, folder = new URL("..", folder)) {
+      let manifest: { name?: unknown; version?: unknown } | undefined;
+      try {
+        manifest = JSON.parse(fs.readFileSync(new URL("package.json", folder), "utf8")) as { name?: unknown; version?: unknown };
+      } catch {
+        continue;
+      }
+      if (manifest.name === name) return String(manifest.version);
+    }
+  } catch {
+    // not resolvable from here
+  }
+  return "?";
 }
 
 /**
