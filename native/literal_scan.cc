@@ -45,6 +45,7 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -216,10 +217,13 @@ bool ReadGroups(napi_env env, napi_value value, std::vector<std::vector<std::str
   bool is_array = false;
   uint32_t count = 0;
   if (napi_is_array(env, value, &is_array) != napi_ok || !is_array || napi_get_array_length(env, value, &count) != napi_ok) return false;
-  out.resize(count);
+  // Grown as each element is read: a sparse array's length is no measure of what it holds.
+  out.clear();
   for (uint32_t i = 0; i < count; i++) {
     napi_value item;
-    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadStrings(env, item, out[i])) return false;
+    std::vector<std::string> group;
+    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadStrings(env, item, group)) return false;
+    out.push_back(std::move(group));
   }
   return true;
 }

@@ -20,11 +20,14 @@ bool ReadStrings(napi_env env, napi_value value, std::vector<std::string>& out) 
   bool is_array = false;
   uint32_t count = 0;
   if (napi_is_array(env, value, &is_array) != napi_ok || !is_array) return false;
-  napi_get_array_length(env, value, &count);
-  out.resize(count);
+  if (napi_get_array_length(env, value, &count) != napi_ok) return false;
+  // Grown as each element is read: a sparse array's length is no measure of what it holds.
+  out.clear();
   for (uint32_t i = 0; i < count; i++) {
     napi_value item;
-    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadString(env, item, out[i])) return false;
+    std::string text;
+    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadString(env, item, text)) return false;
+    out.push_back(std::move(text));
   }
   return true;
 }

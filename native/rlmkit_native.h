@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 // scan(...): see literal_scan.cc (the N-API side) and scan_files.cc (the threads' work).

@@ -86,7 +86,8 @@ export interface NativeAddon {
    * (a device and an inode number per path, NaN when not known), a path that leads to another file than the
    * one named is not read (-4 in `files`). With `grams`, a path whose trigram filter says it cannot hold every one of
    * the trigrams is not read (-3 in `files`; stated when `read` is given), as `mayHoldAt` says. A line that holds
-   * none of the needles of a group of `anyOf` (ASCII too when ignoring case) is not kept either.
+   * none of the needles of a group of `anyOf` is not kept either (needles must be ASCII when ignoring case, and are
+   * compared with ASCII letters folded).
    */
   scan(
     paths: readonly string[],

@@ -126,7 +126,8 @@ export async function searchNatively(
   // A pattern may match fewer of the lines than hold its literal: every file is scanned for it.
   // A pattern's other required literals: a line without one of them cannot match, so it is not kept.
   const also = plan.pattern ? searchLiterals(request).filter((other) => other !== literal && exactInBytes(other, request.caseSensitive)) : [];
-  // ...and one of each group of its required alternatives (`os` or `sys` for `import\s+(os|sys)\b`).
+  // ...and one of each group of its required alternatives (`os` or `sys` for `import\s+(os|sys)\b`; ASCII word runs,
+  // which match exactly in bytes, as the filter checks again).
   const anyOf = plan.pattern ? searchAlternatives(request).filter((group) => group.every((other) => exactInBytes(other, request.caseSensitive))) : [];
   const readMask = statAll ? read.subarray(0, count) : undefined;
   const identities = identified ? identity.subarray(0, count * 2) : undefined;
