@@ -26,8 +26,11 @@ export function parseArguments(args: unknown): GuestValue[] {
   return Array.isArray(parsed) ? (parsed as GuestValue[]) : [];
 }
 
-/** Reads what the runtime's `run` resolved to: nothing, or a JSON description of what the block threw. */
-export function readOutcome(outcome: unknown): { name: string; message: string; stack: string } | undefined {
+/**
+ * Reads what the runtime's `compileRun` resolved to: nothing, or a JSON description of what the block threw, with
+ * `compile` when the block did not compile (or its top-level declarations failed) and nothing of it ran.
+ */
+export function readOutcome(outcome: unknown): { name: string; message: string; stack: string; compile: boolean } | undefined {
   if (outcome === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -41,6 +44,7 @@ export function readOutcome(outcome: unknown): { name: string; message: string; 
     name: text(record.name, "Error"),
     message: text(record.message, "the block failed in a way that could not be described"),
     stack: text(record.stack, ""),
+    compile: record.compile === true,
   };
 }
 

@@ -7,7 +7,7 @@ export const HOST_CALLBACKS = {
 } as const;
 
 /** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
-export const RUNTIME_ENTRY_POINTS = ["run", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
+export const RUNTIME_ENTRY_POINTS = ["compileRun", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
 
 /**
  * Source of the guest runtime, evaluated once in every fresh context. It evaluates
@@ -33,6 +33,8 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   delete G.${HOST_CALLBACKS.runEnded};
   for (const name of ["WebAssembly", "SharedArrayBuffer", "Atomics"]) delete G[name];
 
+  // Indirect: the code it is given runs in the global scope, as a script would.
+  const indirectEval = G.eval;
   const stringify = JSON.stringify;
   const sliceString = Function.prototype.call.bind(String.prototype.slice);
   const parseJson = JSON.parse;
@@ -195,34 +197,56 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   define("FINAL", FINAL);
   define("FINAL_VAR", FINAL_VAR);
 
-  return freeze({
-    /** Runs one block's body, printing at most maxOutputChars characters; resolves to undefined or to a JSON description of what it threw. Never rejects. */
-    async run(body, maxOutputChars) {
-      outputOpen = true;
-      outputRoom = maxOutputChars;
-      finished = false;
-      const run = ++latestRun;
-      latestEnded = false;
-      runsUnderway++;
-      try {
-        // Awaiting a promise reads its constructor, which guest code can make a throwing getter on
-        // Promise.prototype: the run would end here while its body goes on. An own one skips it.
-        const done = body(G);
-        defineProperty(done, "constructor", { value: PromiseOf });
-        await done;
-        return undefined;
-      } catch (error) {
-        return describe(error);
-      } finally {
-        runsUnderway--;
-        if (run === latestRun) {
-          latestEnded = true;
-          if (notifyEnd) {
-            notifyEnd = false;
-            hostRunEnded();
-          }
+  // A block's compile error, or an error of its top-level declarations: described, and marked as the compile's.
+  function describeCompile(error) {
+    const described = parseJson(describe(error));
+    described.compile = true;
+    return stringify(described);
+  }
+
+  /** Runs one block's body, printing at most maxOutputChars characters; resolves to undefined or to a JSON description of what it threw. Never rejects. */
+  async function run(body, maxOutputChars) {
+    outputOpen = true;
+    outputRoom = maxOutputChars;
+    finished = false;
+    const token = ++latestRun;
+    latestEnded = false;
+    runsUnderway++;
+    try {
+      // Awaiting a promise reads its constructor, which guest code can make a throwing getter on
+      // Promise.prototype: the run would end here while its body goes on. An own one skips it.
+      const done = body(G);
+      defineProperty(done, "constructor", { value: PromiseOf });
+      await done;
+      return undefined;
+    } catch (error) {
+      return describe(error);
+    } finally {
+      runsUnderway--;
+      if (token === latestRun) {
+        latestEnded = true;
+        if (notifyEnd) {
+          notifyEnd = false;
+          hostRunEnded();
         }
       }
+    }
+  }
+
+  return freeze({
+    /**
+     * Compiles one block (in the global scope, as a script, with its own sourceURL) and runs it as run() does;
+     * resolves to a JSON description marked "compile" when it does not compile (nothing of it ran then). One call:
+     * a block's compile, its run and its end cost the host one round trip to the isolate's thread, not three.
+     */
+    compileRun(source, maxOutputChars) {
+      let body;
+      try {
+        body = indirectEval(source);
+      } catch (error) {
+        return PromiseOf.resolve(describeCompile(error));
+      }
+      return run(body, maxOutputChars);
     },
     /**
      * True when no run is under way and no guest code can run before the next one: no host call is

@@ -10,7 +10,7 @@ import {
 } from "./sandbox.ts";
 import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
 import { redactHostPaths } from "./redact.ts";
-import { answerWithin, askAgainOnGuestError, CHECK_WITHIN_MS, type Live, type LiveCallbacks } from "./live-isolate.ts";
+import { askAgainOnGuestError, type Live, type LiveCallbacks } from "./live-isolate.ts";
 import { watchBlock } from "./watchdog.ts";
 import { heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
@@ -96,24 +96,8 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     }
 
     const filename = `block-${++this.#blockCount}.js`;
-    let script: ivm.Script;
-    try {
-      // Compiling is not the block's own time, but no isolate may hold a session: it is bounded too.
-      script = await answerWithin(live, live.isolate.compileScript(program.code, { filename }), Math.max(this.#timeoutMs, CHECK_WITHIN_MS));
-    } catch (error) {
-      if (live.lost === "stuck") {
-        await this.#host.renew();
-        return finish({ kind: "timeout", name: "TimeoutError", message: `the block did not compile within ${Math.max(this.#timeoutMs, CHECK_WITHIN_MS)} ms and was stopped` }, true);
-      }
-      if (live.isolate.isDisposed || live.lost) {
-        await this.#host.renew();
-        return finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#host.memoryLimit()} MB while it was compiled and was stopped` }, true);
-      }
-      const message = String((error as Error)?.message ?? error);
-      return finish({ kind: "syntax", name: "SyntaxError", message: redactHostPaths(message).replace(/\s*\[.*\]$/, ""), ...locate(message, filename, program) });
-    }
-    live.repl.record(program);
-
+    // The runtime compiles the block and runs it in one call (see its `compileRun`); the sourceURL names it in stack traces.
+    const source = `${program.code}\n//# sourceURL=${filename}`;
     this.#block = block;
     if (live.inFlight > 0) live.waitingSince = started;
     const watchdog = watchBlock(live, { timeoutMs: this.#timeoutMs, maxHostWaitMs: this.#maxHostWaitMs }, block, started);
@@ -123,11 +107,10 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     const runBlock = async (): Promise<unknown> => {
       // Results of host calls that arrived between blocks run now, under this block's watchdog.
       for (const [id, json] of live.queued.splice(0)) this.#settle(live, id, json);
-      const body = (await script.run(live.context, { reference: true, release: true })) as ivm.Reference;
       let result: unknown;
       let failed: { error: unknown } | undefined;
       try {
-        const running = live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } });
+        const running = live.runtime.compileRun.apply(undefined, [source, this.#maxOutputChars], { arguments: { copy: true }, result: { promise: true, copy: true } });
         heapAtRunEnd = heapAsTheRunEnds(live);
         result = await running;
       } catch (error) {
@@ -137,8 +120,6 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
         const ended = new Promise<void>((resolve) => (live.endWait = resolve));
         if ((await askAgainOnGuestError(live, () => live.runtime.ended.apply(undefined, [], { result: { copy: true } }))) === false) await ended;
         live.endWait = undefined;
-      } finally {
-        if (!live.isolate.isDisposed) body.release();
       }
       // Callbacks of host calls that are being settled belong to this block.
       while (live.settling.size > 0) await Promise.all([...live.settling]);
@@ -155,6 +136,10 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       block.hostWaitMs += live.inFlight > 0 ? performance.now() - live.waitingSince : 0;
       this.#block = undefined;
     }
+    // A block that compiled is the REPL's from now on (its declarations exist), however its run ended; one that did
+    // not left nothing. (An isolate that is replaced below takes its REPL state with it.)
+    const thrown = failure ? undefined : readOutcome(outcome);
+    if (!thrown?.compile) live.repl.record(program);
 
     // A stopped or lost isolate is replaced; a catastrophic OOM counts as memory even when the watchdog fired too.
     const stopped = watchdog.reason();
@@ -179,7 +164,6 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     // What the block kept is checked whether it ended well or not (a rejection it left unhandled fails it, say).
     const memory = await keptOverLimit(live, heapAtRunEnd);
     const error = failure?.error as Error | undefined;
-    const thrown = failure ? undefined : readOutcome(outcome);
     const failedAs = failure ? { name: typeof error?.name === "string" ? error.name : "Error", message: redactHostPaths(String(error?.message ?? error)) } : thrown;
     if (memory) {
       await this.#host.renew();
@@ -193,6 +177,11 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)${alsoFailed}` }, true);
     }
     if (failure) return finish({ kind: "runtime", name: failedAs!.name, message: failedAs!.message, ...locate(String(error?.stack ?? ""), filename, program) });
+    // V8 refused what acorn parsed (a rare early error), or the block's top-level declarations failed; nothing of it ran.
+    if (thrown?.compile) {
+      const kind = thrown.name === "SyntaxError" ? "syntax" : "runtime";
+      return finish({ kind, name: thrown.name, message: redactHostPaths(thrown.message), ...locate(thrown.stack, filename, program) });
+    }
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
     if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });
     return finish();

@@ -21,6 +21,16 @@ export function errorsAndReach({ open, test }: ContractKit): void {
       expect(result.error).toMatchObject({ kind, name, line, column });
     });
 
+    test("a block acorn parses and V8 refuses is a SyntaxError, and nothing of it ran or was declared", async ({ sandbox }) => {
+      // More arguments in one call than V8 takes: acorn has no such limit.
+      const refused = await sandbox.execute(`const k = 1\nprint("ran")\nMath.max(${"0,".repeat(70_000)}0)`);
+      expect(refused.error).toMatchObject({ kind: "syntax", name: "SyntaxError" });
+      expect(refused.error!.message).toMatch(/too many arguments/i);
+      expect(refused.output).toBe("");
+      const after = await sandbox.execute("print(typeof k)");
+      expect(after.output).toBe("undefined\n");
+    });
+
     test("a thrown non-error value is described", async ({ sandbox }) => {
       const result = await sandbox.execute("throw {reason: 'nope'}");
       expect(result.error).toMatchObject({ kind: "runtime", name: "Uncaught", message: '{reason: "nope"}' });
