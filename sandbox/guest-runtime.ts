@@ -7,7 +7,7 @@ export const HOST_CALLBACKS = {
 } as const;
 
 /** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
-export const RUNTIME_ENTRY_POINTS = ["compileRun", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
+export const RUNTIME_ENTRY_POINTS = ["compileRun", "run", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
 
 /**
  * Source of the guest runtime, evaluated once in every fresh context. It evaluates
@@ -42,6 +42,9 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   const ErrorOf = Error;
   const TypeErrorOf = TypeError;
   const ReferenceErrorOf = ReferenceError;
+  // The errors V8 makes when a block does not compile, told apart by their prototypes (read from no guest property).
+  const COMPILE_ERRORS = [[SyntaxError.prototype, "SyntaxError"], [TypeError.prototype, "TypeError"], [RangeError.prototype, "RangeError"], [EvalError.prototype, "EvalError"]];
+  const getPrototypeOf = Object.getPrototypeOf;
   const PromiseOf = Promise;
   const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
@@ -154,16 +157,43 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
     return FINAL(descriptor.value);
   }
 
+  // A description as JSON, from an object with no prototype: no toJSON or setter of guest code is consulted.
+  function described(name, message, stack, compile) {
+    const record = create(null);
+    record.name = name;
+    record.message = message;
+    record.stack = stack;
+    if (compile) record.compile = true;
+    return stringify(record);
+  }
+
   function describe(error) {
     if (error === FINAL_SIGNAL) return undefined;
     try {
       if (error !== null && (typeof error === "object" || typeof error === "function") && "message" in error) {
-        return stringify({ name: StringOf(error.name || "Error"), message: StringOf(error.message), stack: StringOf(error.stack || "") });
+        return described(StringOf(error.name || "Error"), StringOf(error.message), StringOf(error.stack || ""), false);
       }
-      return stringify({ name: "Uncaught", message: format(error, 0, []), stack: "" });
+      return described("Uncaught", format(error, 0, []), "", false);
     } catch (inner) {
-      return stringify({ name: "Error", message: "an error that could not be described was thrown", stack: "" });
+      return described("Error", "an error that could not be described was thrown", "", false);
     }
+  }
+
+  // What a block's compile threw (V8 made it: a parse error, or one of its top-level declarations), read without
+  // running guest code: its own message, and its kind from its prototype; never its stack (Error.prepareStackTrace).
+  function describeCompile(error) {
+    let name = "Error";
+    let message = "the block could not be compiled";
+    try {
+      const prototype = getPrototypeOf(error);
+      // Indexed, not iterated: an iterator is a method guest code can replace.
+      for (let index = 0; index < COMPILE_ERRORS.length; index++) if (prototype === COMPILE_ERRORS[index][0]) name = COMPILE_ERRORS[index][1];
+      const own = getOwnPropertyDescriptor(error, "message");
+      if (own && typeof own.value === "string") message = own.value;
+    } catch (inner) {
+      // the defaults
+    }
+    return described(name, message, "", true);
   }
 
   function unwrap(json) {
@@ -196,13 +226,6 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   define("console", freeze({ log: print, info: print, warn: print, error: print, debug: print }));
   define("FINAL", FINAL);
   define("FINAL_VAR", FINAL_VAR);
-
-  // A block's compile error, or an error of its top-level declarations: described, and marked as the compile's.
-  function describeCompile(error) {
-    const described = parseJson(describe(error));
-    described.compile = true;
-    return stringify(described);
-  }
 
   /** Runs one block's body, printing at most maxOutputChars characters; resolves to undefined or to a JSON description of what it threw. Never rejects. */
   async function run(body, maxOutputChars) {
@@ -244,10 +267,14 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
       try {
         body = indirectEval(source);
       } catch (error) {
-        return PromiseOf.resolve(describeCompile(error));
+        const json = describeCompile(error);
+        // A promise made here, not Promise.resolve, which guest code can replace.
+        return new PromiseOf((resolve) => resolve(json));
       }
       return run(body, maxOutputChars);
     },
+    /** Runs a block's body the host compiled itself (a block longer than isolated-vm compiles from a string); see run(). */
+    run,
     /**
      * True when no run is under way and no guest code can run before the next one: no host call is
      * pending (its result, and the callbacks on it, would come in a later task), whichever block

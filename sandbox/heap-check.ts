@@ -37,7 +37,7 @@ export async function keptOverLimit(live: Live, heapAtRunEnd: Promise<ivm.HeapSt
   const kept = atRunEnd && !overLimit(atRunEnd, live) ? atRunEnd : await askAgainOnGuestError(live, read, performance.now() + CHECK_WITHIN_MS);
   if (kept && overHeapAndBuffers(kept, live)) {
     // isolated-vm checks heap plus ArrayBuffers against the limit, after a full collection,
-    // whenever something compiles. Let it decide now, not when the next block compiles.
+    // whenever the host compiles or evaluates something in it. Let it decide now.
     await answerWithin(live, live.context.eval("0"), CHECK_WITHIN_MS).catch(() => undefined);
   }
   if (live.lost === "stuck") return "stuck";

@@ -10,7 +10,7 @@ import {
 } from "./sandbox.ts";
 import { GuestSyntaxError, toReplProgram, type ReplProgram } from "./repl-rewrite.ts";
 import { redactHostPaths } from "./redact.ts";
-import { askAgainOnGuestError, type Live, type LiveCallbacks } from "./live-isolate.ts";
+import { answerWithin, askAgainOnGuestError, CHECK_WITHIN_MS, type Live, type LiveCallbacks } from "./live-isolate.ts";
 import { watchBlock } from "./watchdog.ts";
 import { heapAsTheRunEnds, keptOverLimit } from "./heap-check.ts";
 import { locate, parseArguments, readOutcome, reply, replyError, tooDeep } from "./guest-replies.ts";
@@ -44,7 +44,8 @@ export interface BlockHost {
  * Runs the blocks of one isolate sandbox, one at a time, and answers what the guest
  * runtime calls out for while a block runs: printed output, FINAL and async host
  * functions (the callbacks of {@link LiveCallbacks} but `lost`). A block is compiled
- * under a bound, run under the watchdog, and checked for what it left in memory; an
+ * and run under the watchdog (one too long for the runtime to compile is compiled by the
+ * host first, under a bound), and checked for what it left in memory; an
  * isolate it stopped, lost or overfilled is replaced through its host, and the block
  * reports `reset: true`.
  */
@@ -97,7 +98,15 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
 
     const filename = `block-${++this.#blockCount}.js`;
     // The runtime compiles the block and runs it in one call (see its `compileRun`); the sourceURL names it in stack traces.
+    // isolated-vm refuses code from strings longer than an eighth of the isolate's memory limit in bytes: a block that
+    // long is compiled by the host first, under a bound of its own, as a script.
     const source = `${program.code}\n//# sourceURL=${filename}`;
+    let script: ivm.Script | undefined;
+    if (source.length >= (live.limitMb * 1024 * 1024) / 8) {
+      const compiled = await this.#compile(live, program, filename, finish);
+      if ("result" in compiled) return compiled.result;
+      script = compiled.script;
+    }
     this.#block = block;
     if (live.inFlight > 0) live.waitingSince = started;
     const watchdog = watchBlock(live, { timeoutMs: this.#timeoutMs, maxHostWaitMs: this.#maxHostWaitMs }, block, started);
@@ -109,8 +118,12 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       for (const [id, json] of live.queued.splice(0)) this.#settle(live, id, json);
       let result: unknown;
       let failed: { error: unknown } | undefined;
+      let body: ivm.Reference | undefined;
       try {
-        const running = live.runtime.compileRun.apply(undefined, [source, this.#maxOutputChars], { arguments: { copy: true }, result: { promise: true, copy: true } });
+        body = script && ((await script.run(live.context, { reference: true, release: true })) as ivm.Reference);
+        const running = body
+          ? live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } })
+          : live.runtime.compileRun.apply(undefined, [source, this.#maxOutputChars], { arguments: { copy: true }, result: { promise: true, copy: true } });
         heapAtRunEnd = heapAsTheRunEnds(live);
         result = await running;
       } catch (error) {
@@ -120,6 +133,8 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
         const ended = new Promise<void>((resolve) => (live.endWait = resolve));
         if ((await askAgainOnGuestError(live, () => live.runtime.ended.apply(undefined, [], { result: { copy: true } }))) === false) await ended;
         live.endWait = undefined;
+      } finally {
+        if (body && !live.isolate.isDisposed) body.release();
       }
       // Callbacks of host calls that are being settled belong to this block.
       while (live.settling.size > 0) await Promise.all([...live.settling]);
@@ -139,7 +154,7 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     // A block that compiled is the REPL's from now on (its declarations exist), however its run ended; one that did
     // not left nothing. (An isolate that is replaced below takes its REPL state with it.)
     const thrown = failure ? undefined : readOutcome(outcome);
-    if (!thrown?.compile) live.repl.record(program);
+    if (!script && !thrown?.compile) live.repl.record(program);
 
     // A stopped or lost isolate is replaced; a catastrophic OOM counts as memory even when the watchdog fired too.
     const stopped = watchdog.reason();
@@ -148,7 +163,7 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       await this.#host.renew();
       if (lost === "stuck") {
         const limit = stopped ? `its time limit of ${this.#timeoutMs} ms ran out` : `it went over the memory limit of ${this.#host.memoryLimit()} MB`;
-        const message = `the block did not stop when ${limit} and was abandoned: a built-in over millions of elements (fill, sort, join, a BigInt of millions of digits) cannot be interrupted; work on smaller pieces`;
+        const message = `the block did not stop when ${limit} and was abandoned: a built-in over millions of elements (fill, sort, join, a BigInt of millions of digits), or compiling a very large block, cannot be interrupted; work on smaller pieces`;
         return finish(stopped ? { kind: "timeout", name: "TimeoutError", message } : { kind: "memory", name: "RangeError", message }, true);
       }
       if (stopped && !lost) {
@@ -178,13 +193,33 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
     }
     if (failure) return finish({ kind: "runtime", name: failedAs!.name, message: failedAs!.message, ...locate(String(error?.stack ?? ""), filename, program) });
     // V8 refused what acorn parsed (a rare early error), or the block's top-level declarations failed; nothing of it ran.
-    if (thrown?.compile) {
-      const kind = thrown.name === "SyntaxError" ? "syntax" : "runtime";
-      return finish({ kind, name: thrown.name, message: redactHostPaths(thrown.message), ...locate(thrown.stack, filename, program) });
-    }
+    // The message is V8's, of the block's own source: no host path is in it, and none is redacted.
+    if (thrown?.compile) return finish({ kind: thrown.name === "SyntaxError" ? "syntax" : "runtime", name: thrown.name, message: thrown.message });
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
     if (thrown) return finish({ kind: "runtime", name: thrown.name, message: thrown.message, ...locate(thrown.stack, filename, program) });
     return finish();
+  }
+
+  // Compiles a block too long for the guest runtime to compile (see `execute`), bounded: no isolate may hold a
+  // session. The script, recorded in the REPL's state; or the block's result when it did not compile.
+  async #compile(live: Live, program: ReplProgram, filename: string, finish: (error?: ExecutionError, reset?: boolean) => ExecutionResult): Promise<{ script: ivm.Script } | { result: ExecutionResult }> {
+    const withinMs = Math.max(this.#timeoutMs, CHECK_WITHIN_MS);
+    try {
+      const script = await answerWithin(live, live.isolate.compileScript(program.code, { filename }), withinMs);
+      live.repl.record(program);
+      return { script };
+    } catch (error) {
+      if (live.lost === "stuck") {
+        await this.#host.renew();
+        return { result: finish({ kind: "timeout", name: "TimeoutError", message: `the block did not compile within ${withinMs} ms and was stopped` }, true) };
+      }
+      if (live.isolate.isDisposed || live.lost) {
+        await this.#host.renew();
+        return { result: finish({ kind: "memory", name: "RangeError", message: `the block went over the memory limit of ${this.#host.memoryLimit()} MB while it was compiled and was stopped` }, true) };
+      }
+      const message = String((error as Error)?.message ?? error);
+      return { result: finish({ kind: "syntax", name: "SyntaxError", message: redactHostPaths(message).replace(/\s*\[.*\]$/, ""), ...locate(message, filename, program) }) };
+    }
   }
 
   /** Adds printed text to the running block's output; returns false once its output is closed (cut, or after FINAL, or no block runs). */

@@ -9,7 +9,7 @@ export type RuntimeEntryPoint = (typeof RUNTIME_ENTRY_POINTS)[number];
 
 /** How long a new isolate may take to set up its context and runtime. */
 const SET_UP_WITHIN_MS = 10_000;
-/** How long the host waits for an isolate that runs no block (heap statistics, the memory check after a block, a set-up call, at least a compile) before writing it off as stuck. */
+/** How long the host waits for an isolate that runs no block (heap statistics, the memory check after a block, a set-up call, at least the compile of a block too long for the runtime to compile) before writing it off as stuck. */
 export const CHECK_WITHIN_MS = 5_000;
 /** Extra time a global's value may take to be copied in, per MB it is budgeted (the process backend allows its workers as much per MB). */
 const COPY_MS_PER_MB = 100;

@@ -131,6 +131,44 @@ export function errorsAndReach({ open, test }: ContractKit): void {
       expect(answer.final).toEqual({ value: { echoed: 7, injected: { a: 1 } } });
     });
 
+    // A block V8 refuses to compile after acorn parsed it: the runtime reads what V8 threw without running guest code.
+    const refused = `const k = 1\nMath.max(${"0,".repeat(70_000)}0)`;
+    test.for([
+      { label: "Promise.resolve replaced", poison: "Promise.resolve = () => { throw new Error('resolve') }" },
+      { label: "a getter on SyntaxError's name that answers", poison: "Object.defineProperty(SyntaxError.prototype, 'name', { get() { FINAL('hijacked'); return 'X' } })" },
+      { label: "Error.prepareStackTrace that answers", poison: "Error.prepareStackTrace = () => FINAL('hijacked')" },
+      { label: "a throwing setter on Object.prototype", poison: "Object.defineProperty(Object.prototype, 'compile', { set() { throw new Error('set') }, configurable: true })" },
+      { label: "Object.prototype.toJSON", poison: "Object.prototype.toJSON = () => ({ name: 'Spoofed', message: 'm', stack: '' })" },
+      { label: "the array iterator replaced", poison: "Array.prototype[Symbol.iterator] = function* () { FINAL('hijacked') }" },
+    ])("$label: a block that does not compile is still told so, and nothing of it ran", async ({ poison }, { sandbox }) => {
+      expect((await sandbox.execute(poison)).error).toBeUndefined();
+      const result = await sandbox.execute(refused);
+      expect(result.error).toMatchObject({ kind: "syntax", name: "SyntaxError" });
+      expect(result.error!.message).toMatch(/too many arguments/i);
+      expect(result.final).toBeUndefined();
+      expect((await sandbox.execute("print(typeof k)")).output).toBe("undefined\n");
+    });
+
+    test("a failing block cannot pass itself off as one that did not compile, so its functions see later blocks' values", async ({ sandbox }) => {
+      const spoofed = await sandbox.execute(
+        "function f() { return x }\nvar x = 0\nObject.prototype.toJSON = () => ({ name: 'SyntaxError', message: 'm', stack: '', compile: true })\nthrow 1",
+      );
+      expect(spoofed.error).toMatchObject({ kind: "runtime" });
+      const after = await sandbox.execute("delete Object.prototype.toJSON\nlet x = 0\nfor (let i = 0; i < 3; i++) { x++; print(f()) }");
+      expect(after.output).toBe("1\n2\n3\n");
+    });
+
+    test("a block longer than isolated-vm compiles from a string is compiled as a script, and runs", async () => {
+      // The contract's sandboxes have a 32 MB limit: isolated-vm compiles no string over 4 Mi characters in them.
+      const sandbox = await open({ timeoutMs: 10_000 });
+      const long = await sandbox.execute(`// ${"a".repeat(4_300_000)}\nconst big = 1\nprint("ran")`);
+      expect(long.error).toBeUndefined();
+      expect(long.output).toBe("ran\n");
+      expect((await sandbox.execute("print(big)")).output).toBe("1\n");
+      const broken = await sandbox.execute(`// ${"a".repeat(4_300_000)}\nMath.max(${"0,".repeat(70_000)}0)`);
+      expect(broken.error).toMatchObject({ kind: "syntax", name: "SyntaxError" });
+    });
+
     test("settling a fake host call from the guest is impossible", async ({ sandbox }) => {
       const result = await sandbox.execute("FINAL(Object.getOwnPropertyNames(globalThis).filter((k) => k.startsWith('__rlm')))");
       expect(result.final).toEqual({ value: [] });
