@@ -7,7 +7,7 @@ export const HOST_CALLBACKS = {
 } as const;
 
 /** Entry points of the guest runtime; the host holds references to them, guest code cannot reach them. */
-export const RUNTIME_ENTRY_POINTS = ["compileRun", "run", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
+export const RUNTIME_ENTRY_POINTS = ["compileRun", "compileOutcome", "run", "quiet", "ended", "settle", "expose", "stub", "setGlobal"] as const;
 
 /**
  * Source of the guest runtime, evaluated once in every fresh context. It evaluates
@@ -42,7 +42,8 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   const ErrorOf = Error;
   const TypeErrorOf = TypeError;
   const ReferenceErrorOf = ReferenceError;
-  // The errors V8 makes when a block does not compile, told apart by their prototypes (read from no guest property).
+  // The errors V8 makes when a block does not compile (a parse error, a parser's stack overflow, a failed top-level
+  // declaration, isolated-vm's refusal of too long a string), told apart by their prototypes (read from no guest property).
   const COMPILE_ERRORS = [[SyntaxError.prototype, "SyntaxError"], [TypeError.prototype, "TypeError"], [RangeError.prototype, "RangeError"], [EvalError.prototype, "EvalError"]];
   const getPrototypeOf = Object.getPrototypeOf;
   const PromiseOf = Promise;
@@ -58,6 +59,8 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
   let finished = false;
   const pending = create(null);
   let nextCallId = 0;
+  // What the latest compileRun's compile threw, described (undefined: it compiled); see compileOutcome().
+  let lastCompile;
   // For quiet() and ended(): the runs under way (one that failed for the host may go on after an await),
   // the latest run's token and whether it has ended, whether the host waits to hear that it has, and
   // whether guest code ever registered with a FinalizationRegistry (whose callbacks run in tasks of
@@ -264,14 +267,23 @@ export const GUEST_RUNTIME_SOURCE = String.raw`(() => {
      */
     compileRun(source, maxOutputChars) {
       let body;
+      lastCompile = undefined;
       try {
         body = indirectEval(source);
       } catch (error) {
-        const json = describeCompile(error);
+        lastCompile = describeCompile(error);
+        const json = lastCompile;
         // A promise made here, not Promise.resolve, which guest code can replace.
         return new PromiseOf((resolve) => resolve(json));
       }
       return run(body, maxOutputChars);
+    },
+    /**
+     * The description of the latest compileRun's compile failure, or undefined when it compiled: for a host whose call
+     * failed for another reason (a rejection a FinalizationRegistry callback of an earlier block left unhandled).
+     */
+    compileOutcome() {
+      return lastCompile;
     },
     /** Runs a block's body the host compiled itself (a block longer than isolated-vm compiles from a string); see run(). */
     run,

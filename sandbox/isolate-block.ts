@@ -121,6 +121,8 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       let body: ivm.Reference | undefined;
       try {
         body = script && ((await script.run(live.context, { reference: true, release: true })) as ivm.Reference);
+        // A long block the host compiled is the REPL's once its top-level declarations were made.
+        if (body) live.repl.record(program);
         const running = body
           ? live.runtime.run.apply(undefined, [body.derefInto(), this.#maxOutputChars], { result: { promise: true, copy: true } })
           : live.runtime.compileRun.apply(undefined, [source, this.#maxOutputChars], { arguments: { copy: true }, result: { promise: true, copy: true } });
@@ -133,6 +135,15 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
         const ended = new Promise<void>((resolve) => (live.endWait = resolve));
         if ((await askAgainOnGuestError(live, () => live.runtime.ended.apply(undefined, [], { result: { copy: true } }))) === false) await ended;
         live.endWait = undefined;
+        // The call may have failed for a rejection of an earlier block's callback while this block did not compile:
+        // then that is its outcome (and nothing of it is recorded).
+        if (!script) {
+          const compile = await askAgainOnGuestError(live, () => live.runtime.compileOutcome.apply(undefined, [], { result: { copy: true } })).catch(() => undefined);
+          if (typeof compile === "string") {
+            failed = undefined;
+            result = compile;
+          }
+        }
       } finally {
         if (body && !live.isolate.isDisposed) body.release();
       }
@@ -192,7 +203,8 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
       return finish({ kind: "memory", name: "RangeError", message: `the block left more data in variables than the memory limit of ${this.#host.memoryLimit()} MB allows; the sandbox was restarted (keep counts, slices or summaries instead)${alsoFailed}` }, true);
     }
     if (failure) return finish({ kind: "runtime", name: failedAs!.name, message: failedAs!.message, ...locate(String(error?.stack ?? ""), filename, program) });
-    // V8 refused what acorn parsed (a rare early error), or the block's top-level declarations failed; nothing of it ran.
+    // V8 refused what acorn parsed (a rare early error, or a parser's stack overflow), or the block's top-level
+    // declarations failed; nothing of it ran.
     // The message is V8's, of the block's own source: no host path is in it, and none is redacted.
     if (thrown?.compile) return finish({ kind: thrown.name === "SyntaxError" ? "syntax" : "runtime", name: thrown.name, message: thrown.message });
     // The guest's own text goes back verbatim (host errors it rethrows were redacted when they reached it).
@@ -201,13 +213,11 @@ export class BlockRunner implements Omit<LiveCallbacks, "lost"> {
   }
 
   // Compiles a block too long for the guest runtime to compile (see `execute`), bounded: no isolate may hold a
-  // session. The script, recorded in the REPL's state; or the block's result when it did not compile.
+  // session. The script; or the block's result when it did not compile.
   async #compile(live: Live, program: ReplProgram, filename: string, finish: (error?: ExecutionError, reset?: boolean) => ExecutionResult): Promise<{ script: ivm.Script } | { result: ExecutionResult }> {
     const withinMs = Math.max(this.#timeoutMs, CHECK_WITHIN_MS);
     try {
-      const script = await answerWithin(live, live.isolate.compileScript(program.code, { filename }), withinMs);
-      live.repl.record(program);
-      return { script };
+      return { script: await answerWithin(live, live.isolate.compileScript(program.code, { filename }), withinMs) };
     } catch (error) {
       if (live.lost === "stuck") {
         await this.#host.renew();

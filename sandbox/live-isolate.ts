@@ -79,8 +79,10 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
   // Without this callback V8 aborts the whole host process when a guest allocation
   // cannot be satisfied at all (a huge dictionary growing, for example). With it the
   // isolate is written off and the block ends as a memory error.
+  // isolated-vm keeps the limit as whole megabytes: so does the host, which compares with it.
+  const wholeMb = Math.floor(limitMb);
   const isolate = withSemiSpace(semiSpaceMb, () => new ivm.Isolate({
-    memoryLimit: limitMb,
+    memoryLimit: wholeMb,
     onCatastrophicError: () => {
       if (live) return writeOff(live, "catastrophe");
       // While the isolate is set up: the set-up fails (it races `broken`).
@@ -121,7 +123,7 @@ export async function createLive(limitMb: number, semiSpaceMb: number, callbacks
   } finally {
     clearTimeout(timer);
   }
-  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, reject, limitMb, repl: new ReplState(), lost: undefined, onLost: callbacks.lost };
+  live = { isolate, context, runtime: entries, inFlight: 0, waitingSince: 0, queued: [], settling: new Set(), broken, reject, limitMb: wholeMb, repl: new ReplState(), lost: undefined, onLost: callbacks.lost };
   return live;
 }
 

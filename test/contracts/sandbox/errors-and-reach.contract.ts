@@ -149,6 +149,21 @@ export function errorsAndReach({ open, test }: ContractKit): void {
       expect((await sandbox.execute("print(typeof k)")).output).toBe("undefined\n");
     });
 
+    test("a block that does not compile is told so while an earlier block's FinalizationRegistry callbacks leave rejections unhandled", async () => {
+      const sandbox = await open({ timeoutMs: 10_000, memoryLimitMb: 64 });
+      // Callbacks that each leave a rejection unhandled, which isolated-vm counts against the call that runs when they do.
+      const callbacks = await sandbox.execute(
+        "globalThis.frs = []; for (let r = 0; r < 300; r++) { const fr = new FinalizationRegistry(() => { const e = Date.now() + 5; while (Date.now() < e); Promise.reject(new Error('from a callback')) }); frs.push(fr); (() => fr.register({ r }, r))() } { let big = []; for (let k = 0; k < 2; k++) { big = []; for (let i = 0; i < 20; i++) big.push(new Array(1e5).fill(i + 0.5)) } }",
+      );
+      expect(callbacks.error?.kind ?? "runtime").toBe("runtime");
+      const result = await sandbox.execute(`const k = 1\n${`Math.max(${"0,".repeat(70_000)}0)\n`.repeat(3)}`);
+      expect(result.error).toMatchObject({ kind: "syntax", name: "SyntaxError" });
+      // Nothing of it was declared: a later block does not see `k` (once the callbacks' rejections have run out).
+      let after = await sandbox.execute("print(typeof k)");
+      for (let attempt = 0; attempt < 20 && after.error?.message === "from a callback"; attempt++) after = await sandbox.execute("print(typeof k)");
+      expect(after.output).toBe("undefined\n");
+    });
+
     test("a failing block cannot pass itself off as one that did not compile, so its functions see later blocks' values", async ({ sandbox }) => {
       const spoofed = await sandbox.execute(
         "function f() { return x }\nvar x = 0\nObject.prototype.toJSON = () => ({ name: 'SyntaxError', message: 'm', stack: '', compile: true })\nthrow 1",
@@ -167,6 +182,11 @@ export function errorsAndReach({ open, test }: ContractKit): void {
       expect((await sandbox.execute("print(big)")).output).toBe("1\n");
       const broken = await sandbox.execute(`// ${"a".repeat(4_300_000)}\nMath.max(${"0,".repeat(70_000)}0)`);
       expect(broken.error).toMatchObject({ kind: "syntax", name: "SyntaxError" });
+      // A limit that is no whole number: isolated-vm keeps whole megabytes, and so does the length the host compares with.
+      const fractional = await open({ timeoutMs: 10_000, memoryLimitMb: 32.5 });
+      const justOver = await fractional.execute(`// ${"a".repeat(4_200_000)}\nprint("ran")`);
+      expect(justOver.error).toBeUndefined();
+      expect(justOver.output).toBe("ran\n");
     });
 
     test("settling a fake host call from the guest is impossible", async ({ sandbox }) => {
