@@ -2,8 +2,9 @@
  * Source of the guest runtime's descriptions, part of `GUEST_RUNTIME_SOURCE` (guest-runtime.ts), which
  * places it inside its closure: how printed values read (`format`), and the JSON descriptions of what a block threw
  * (`describe`) or what its compile threw (`describeCompile`), made by `described` from records with no prototype.
- * It uses the built-ins and constants the runtime captured before any guest code ran (`stringify`, `StringOf`,
- * `create`, `getPrototypeOf`, `getOwnPropertyDescriptor`, `COMPILE_ERRORS`, `FINAL_SIGNAL`).
+ * `described` and `describeCompile` use only what the runtime captured before any guest code ran (`stringify`,
+ * `create`, `getPrototypeOf`, `getOwnPropertyDescriptor`, `COMPILE_ERRORS`); `format` and `describe` also use live
+ * globals (`Object.keys`, `Array.isArray`, array methods) and the guest's own values, as they run for the block.
  */
 export const GUEST_DESCRIBE_SOURCE = String.raw`
   function format(value, depth, seen) {

@@ -132,7 +132,7 @@ class IsolateSandbox implements Sandbox {
     if (previous) this.#persistent.set(name, previous);
     else this.#persistent.delete(name);
     await this.#renew();
-    throw new RangeError(`the sandbox global '${name}' is too large: it does not fit in the sandbox's memory limit of ${this.#memoryLimitMb + Math.ceil(bytes / MB)} MB. Pass a smaller value, or a string (the most compact form).`);
+    throw new RangeError(`the sandbox global '${name}' is too large: it does not fit in the sandbox's memory limit of ${Math.floor(this.#memoryLimitMb) + Math.ceil(bytes / MB)} MB. Pass a smaller value, or a string (the most compact form).`);
   }
 
   setGlobal(name: string, value: GuestValue): Promise<void> {
@@ -279,9 +279,10 @@ class IsolateSandbox implements Sandbox {
     return this.#live;
   }
 
+  // Whole megabytes, as isolated-vm keeps an isolate's limit (and `Live.limitMb`, which this is compared with).
   #memoryLimit(): number {
     let bytes = 0;
     for (const { bytes: size } of this.#persistent.values()) bytes += size;
-    return this.#memoryLimitMb + Math.ceil(bytes / MB);
+    return Math.floor(this.#memoryLimitMb) + Math.ceil(bytes / MB);
   }
 }

@@ -95,6 +95,7 @@ export async function searchNatively(
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
     let reads = file.size <= request.maxFileBytes && (!isMatch || isMatch(file.path));
+    if (gramsAt) gramsAt[count] = -1;
     if (reads && mayHoldFile) {
       // An entry of the disk cache's list is judged by its own filter, in the filter file: the scan tests it, on its threads.
       const place = gramsAt && gramsLength && gramsPlaceInto(file, gramsAt, gramsLength, count);

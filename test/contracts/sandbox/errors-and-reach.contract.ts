@@ -184,9 +184,13 @@ export function errorsAndReach({ open, test }: ContractKit): void {
       expect(broken.error).toMatchObject({ kind: "syntax", name: "SyntaxError" });
       // A limit that is no whole number: isolated-vm keeps whole megabytes, and so does the length the host compares with.
       const fractional = await open({ timeoutMs: 10_000, memoryLimitMb: 32.5 });
-      const justOver = await fractional.execute(`// ${"a".repeat(4_200_000)}\nprint("ran")`);
+      await fractional.setPersistentGlobal("small", { a: 1 });
+      const justOver = await fractional.execute(`// ${"a".repeat(4_200_000)}\nvar kept = 1\nprint("ran")`);
       expect(justOver.error).toBeUndefined();
       expect(justOver.output).toBe("ran\n");
+      // A persistent value set again at the size it had fits the isolate's limit: the isolate, and what its blocks kept, stay.
+      await fractional.setPersistentGlobal("small", { a: 2 });
+      expect((await fractional.execute("print(kept, small.a)")).output).toBe("1 2\n");
     });
 
     test("settling a fake host call from the guest is impossible", async ({ sandbox }) => {
