@@ -64,6 +64,17 @@ function asPlain(result: TextMatches | undefined, regex: boolean) {
   return regex ? matches : { ...matches, searchedFiles: result.searchedFiles, changed: result.changed };
 }
 
+// A pattern searched in one file holding `text` (in a folder of `base` named `folder`): the JavaScript scan's matches,
+// and the native addon's alone (undefined when the addon did not take it).
+async function patternInOneFile(folder: string, text: string, query: string, caseSensitive: boolean) {
+  const root = path.join(base, folder);
+  await fs.mkdir(root, { recursive: true });
+  await fs.writeFile(path.join(root, "f.py"), text);
+  const files: SearchFile[] = [{ path: "f.py", size: Buffer.byteLength(text), mtimeMs: 0 }];
+  const request: TextSearchRequest = { root, query, regex: true, caseSensitive, limit: 100, maxFileBytes: 1 << 20 };
+  return { expected: asPlain(await search(files, request, false), true), native: asPlain((await nativeSearch(files, request)) ?? undefined, true) };
+}
+
 // Required in CI, whose machine has what node-gyp needs; elsewhere the addon is optional, and its tests are skipped without it.
 test.skipIf(process.env.CI === undefined && nativeAddon() === undefined)("is built on this machine (`npm install` builds it where node-gyp can)", () => {
   expect(nativeAddon()).toBeDefined();
@@ -157,15 +168,9 @@ describe.skipIf(!nativeAddon())("a first search on the native addon's threads", 
     ["class\\s+\\w+ERROR", false],
     ["Error.*class", true],
   ])("finds what the JavaScript scan finds for a pattern with two required literals: %s", async ([query, caseSensitive]) => {
-    const root = path.join(base, "two-literals");
-    await fs.mkdir(root, { recursive: true });
-    const text = "class A:\n  class BError(Exception):\nraise Error\nclass CERROR(x): # error\nError, class D\n\tclass EError:\r\n";
-    await fs.writeFile(path.join(root, "f.py"), text);
-    const files: SearchFile[] = [{ path: "f.py", size: Buffer.byteLength(text), mtimeMs: 0 }];
-    const request: TextSearchRequest = { root, query, regex: true, caseSensitive, limit: 100, maxFileBytes: 1 << 20 };
-    const expected = asPlain(await search(files, request, false), true);
+    const { expected, native } = await patternInOneFile("two-literals", "class A:\n  class BError(Exception):\nraise Error\nclass CERROR(x): # error\nError, class D\n\tclass EError:\r\n", query, caseSensitive);
     expect(expected!.count).toBeGreaterThan(0);
-    expect(asPlain((await nativeSearch(files, request)) ?? undefined, true)).toEqual(expected);
+    expect(native).toEqual(expected);
   });
 
   test.for<[string, boolean, number[]]>([
@@ -173,15 +178,9 @@ describe.skipIf(!nativeAddon())("a first search on the native addon's threads", 
     [String.raw`import\s+(os|sys)\b`, false, [1, 3, 5, 6]],
     [String.raw`(?:im|ex)port\s+(?<name>re|sys)\b`, true, [2, 3, 6]],
   ])("keeps the lines that hold any one of a required group's alternatives: %s (case-sensitive: %s)", async ([query, caseSensitive, lines]) => {
-    const root = path.join(base, "alternatives");
-    await fs.mkdir(root, { recursive: true });
-    const text = "import os\nimport re\nimport  sys, OS\nfrom re import x\nimport SYS\n\timport\tsys as s\r\nimport osx\n";
-    await fs.writeFile(path.join(root, "f.py"), text);
-    const files: SearchFile[] = [{ path: "f.py", size: Buffer.byteLength(text), mtimeMs: 0 }];
-    const request: TextSearchRequest = { root, query, regex: true, caseSensitive, limit: 100, maxFileBytes: 1 << 20 };
-    const expected = asPlain(await search(files, request, false), true);
+    const { expected, native } = await patternInOneFile("alternatives", "import os\nimport re\nimport  sys, OS\nfrom re import x\nimport SYS\n\timport\tsys as s\r\nimport osx\n", query, caseSensitive);
     expect(expected!.rows.map((row) => row.line)).toEqual(lines);
-    expect(asPlain((await nativeSearch(files, request)) ?? undefined, true)).toEqual(expected);
+    expect(native).toEqual(expected);
   });
 
   test("leaves a pattern to the workers when the lines that hold its literal pass the bound (undefined), and keeps nothing of them", async () => {
