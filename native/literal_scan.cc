@@ -242,24 +242,31 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?, anyOf?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
-  if (!ReadString(env, argv[1], job->needle) || job->needle.empty()) return Throw(env, "needle must be a non-empty string");
+  std::string needle;
+  if (!ReadString(env, argv[1], needle) || needle.empty()) return Throw(env, "needle must be a non-empty string");
   napi_get_value_bool(env, argv[2], &job->ignore_case);
   if (job->ignore_case) {
-    for (char& c : job->needle) {
+    for (char& c : needle) {
       if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "a needle that ignores case must be ASCII");
       c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
     }
   }
+  job->needle = LiteralFinder(std::move(needle));
+  std::vector<std::string> also;
   napi_valuetype also_type = napi_undefined;
   if (argc >= 9) napi_typeof(env, argv[8], &also_type);
-  if (also_type != napi_undefined && !ReadStrings(env, argv[8], job->also)) return Throw(env, "also must be an array of strings");
-  if (!Needles(job->also, job->ignore_case)) return Throw(env, "also's needles must be non-empty strings without a line feed, ASCII when ignoring case");
+  if (also_type != napi_undefined && !ReadStrings(env, argv[8], also)) return Throw(env, "also must be an array of strings");
+  if (!Needles(also, job->ignore_case)) return Throw(env, "also's needles must be non-empty strings without a line feed, ASCII when ignoring case");
+  for (std::string& other : also) job->also.emplace_back(std::move(other));
+  std::vector<std::vector<std::string>> any_of;
   napi_valuetype any_of_type = napi_undefined;
   if (argc >= 14) napi_typeof(env, argv[13], &any_of_type);
-  if (any_of_type != napi_undefined && !ReadGroups(env, argv[13], job->any_of)) return Throw(env, "anyOf must be an array of arrays of strings");
-  for (std::vector<std::string>& group : job->any_of) {
+  if (any_of_type != napi_undefined && !ReadGroups(env, argv[13], any_of)) return Throw(env, "anyOf must be an array of arrays of strings");
+  for (std::vector<std::string>& group : any_of) {
     // An empty group would drop every line.
     if (group.empty() || !Needles(group, job->ignore_case)) return Throw(env, "anyOf's groups must be non-empty, of non-empty strings without a line feed, ASCII when ignoring case");
+    std::vector<LiteralFinder>& finders = job->any_of.emplace_back();
+    for (std::string& other : group) finders.emplace_back(std::move(other));
   }
   napi_valuetype spans_type = napi_undefined;
   if (argc >= 10) napi_typeof(env, argv[9], &spans_type);

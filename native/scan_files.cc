@@ -100,23 +100,23 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
   }
   int32_t line = 0;
   const char* counted = data;
-  const std::string& needle = job.needle;
+  const LiteralFinder& needle = job.needle;
   try {
     // Ignoring case, the needle (lower-cased) is found in a lower-cased copy, at the same offsets.
     const char* searched = job.ignore_case ? FoldAscii(data, static_cast<size_t>(length), buffers.folded) : data;
     for (const char* at = data; at < end && static_cast<int64_t>(result.hits.size() / kHitStride) < job.wanted;) {
-      const char* found = static_cast<const char*>(memmem(searched + (at - data), end - at, needle.data(), needle.size()));
+      const char* found = needle.Find(searched + (at - data), static_cast<size_t>(end - at));
       if (found == nullptr) break;
       const char* hit = data + (found - searched);
-      const char* line_start = LineStart(data, hit);
+      const char* line_start = LineStart(counted, hit);
       const char* line_end = static_cast<const char*>(memchr(hit, '\n', end - hit));
       if (line_end == nullptr) line_end = end;
       // A line without every other needle cannot match: it is not kept (nor counted yet).
       bool holds_all = true;
       const char* searched_line = searched + (line_start - data);
       const size_t line_length = static_cast<size_t>(line_end - line_start);
-      for (const std::string& other : job.also) {
-        if (memmem(searched_line, line_length, other.data(), other.size()) == nullptr) {
+      for (const LiteralFinder& other : job.also) {
+        if (other.Find(searched_line, line_length) == nullptr) {
           holds_all = false;
           break;
         }
@@ -124,8 +124,8 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       // ...and one needle of each group.
       for (size_t group = 0; holds_all && group < job.any_of.size(); group++) {
         holds_all = false;
-        for (const std::string& other : job.any_of[group]) {
-          if (memmem(searched_line, line_length, other.data(), other.size()) != nullptr) {
+        for (const LiteralFinder& other : job.any_of[group]) {
+          if (other.Find(searched_line, line_length) != nullptr) {
             holds_all = true;
             break;
           }

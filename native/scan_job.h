@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "literal_finder.h"
+
 // Per hit: file index, line (1-based), hit offset in the line, line offset in `lines`, line length, 1 if
 // the line is ASCII, then its symbol's name (span_names.cc): offset in `names`, length, and kind.
 constexpr int kHitStride = 9;
@@ -53,11 +55,11 @@ struct FileResult {
 
 struct Job {
   std::vector<std::string> paths;
-  std::string needle;  // lower-cased when ignoring case (an ASCII needle)
+  LiteralFinder needle;  // lower-cased when ignoring case (an ASCII needle)
   // Other needles a kept line must hold too (a pattern's other required literals), lower-cased likewise.
-  std::vector<std::string> also;
+  std::vector<LiteralFinder> also;
   // Groups of needles a kept line must hold one of each (a pattern's required alternatives), lower-cased likewise.
-  std::vector<std::vector<std::string>> any_of;
+  std::vector<std::vector<LiteralFinder>> any_of;
   bool ignore_case = false;
   int64_t wanted = 0;
   int64_t max_line_bytes = 0;

@@ -6,6 +6,7 @@ export type Finder = (text: string, from: number) => number;
 /**
  * How often each character occurs in source code, per 10,000 characters (measured on
  * Python's standard library); a character not listed is rarer than every one listed.
+ * The native scan's finder ranks bytes by the same table (native/literal_finder.cc).
  */
 const PER_10K: Readonly<Record<string, number>> = {
   " ": 2851, e: 634, t: 423, r: 362, s: 355, a: 330, i: 327, n: 326, o: 309, "\n": 281,
