@@ -77,16 +77,19 @@ napi_value Int32Values(napi_env env, const std::vector<int32_t>& values) {
 // The answer, made on the JavaScript thread; nullptr when the environment cannot make it.
 napi_value Answer(napi_env env, Job& job) {
   std::vector<int32_t> files;
-  std::vector<int32_t> hits;
   int64_t total_bytes = 0;
   int64_t total_names = 0;
+  int64_t all_hits = 0;
   for (const FileResult& result : job.results) {
     total_bytes += static_cast<int64_t>(result.lines.size());
     total_names += static_cast<int64_t>(result.names.size());
+    all_hits += static_cast<int64_t>(result.hits.size());
   }
   const bool fits = total_bytes + total_names <= job.max_line_bytes && total_bytes <= kMaxAnswerBytes && total_names <= kMaxAnswerBytes;
   if (!fits) job.Stop(kTooManyLines);
   const bool with_lines = fits && job.stopped.load() != kTooManyLines;
+  // The hits' values, when the lines are answered.
+  const int64_t total_hits = with_lines ? all_hits : 0;
   files.reserve(job.results.size() * 4);
   bool any_link = false;
   for (const FileResult& result : job.results) {
@@ -98,25 +101,30 @@ napi_value Answer(napi_env env, Job& job) {
   }
   void* bytes_data = nullptr;
   void* names_data = nullptr;
-  napi_value bytes, names, out, stopped, files_array, hits_array;
+  void* hits_data = nullptr;
+  napi_value bytes, names, hits_buffer, out, stopped, files_array, hits_array;
   if (napi_create_arraybuffer(env, with_lines ? static_cast<size_t>(total_bytes) : 0, &bytes_data, &bytes) != napi_ok) return nullptr;
   if (napi_create_arraybuffer(env, with_lines ? static_cast<size_t>(total_names) : 0, &names_data, &names) != napi_ok) return nullptr;
+  if (napi_create_arraybuffer(env, static_cast<size_t>(total_hits) * sizeof(int32_t), &hits_data, &hits_buffer) != napi_ok) return nullptr;
   if (with_lines) {
     int64_t at = 0;
     int64_t names_at = 0;
-    for (FileResult& result : job.results) {
-      for (size_t i = 0; i < result.hits.size(); i += kHitStride) {
-        result.hits[i + 3] += static_cast<int32_t>(at);
-        if (result.hits[i + kHitName + 2] >= kUtf8Name) result.hits[i + kHitName] += static_cast<int32_t>(names_at);
+    int32_t* hits = static_cast<int32_t*>(hits_data);
+    // Each hit's line and name offsets are made relative to the whole answer's bytes and names as it is copied.
+    for (const FileResult& result : job.results) {
+      for (size_t i = 0; i < result.hits.size(); i += kHitStride, hits += kHitStride) {
+        memcpy(hits, &result.hits[i], kHitStride * sizeof(int32_t));
+        hits[3] += static_cast<int32_t>(at);
+        if (hits[kHitName + 2] >= kUtf8Name) hits[kHitName] += static_cast<int32_t>(names_at);
       }
-      hits.insert(hits.end(), result.hits.begin(), result.hits.end());
       if (!result.lines.empty()) memcpy(static_cast<char*>(bytes_data) + at, result.lines.data(), result.lines.size());
       if (!result.names.empty()) memcpy(static_cast<char*>(names_data) + names_at, result.names.data(), result.names.size());
       at += static_cast<int64_t>(result.lines.size());
       names_at += static_cast<int64_t>(result.names.size());
     }
   }
-  if ((files_array = Int32Values(env, files)) == nullptr || (hits_array = Int32Values(env, hits)) == nullptr) return nullptr;
+  if ((files_array = Int32Values(env, files)) == nullptr) return nullptr;
+  if (napi_create_typedarray(env, napi_int32_array, static_cast<size_t>(total_hits), hits_buffer, 0, &hits_array) != napi_ok) return nullptr;
   if (napi_create_object(env, &out) != napi_ok || napi_create_int32(env, job.stopped.load(), &stopped) != napi_ok) return nullptr;
   napi_set_named_property(env, out, "files", files_array);
   napi_set_named_property(env, out, "hits", hits_array);

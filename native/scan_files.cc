@@ -71,11 +71,15 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* st
   return static_cast<int64_t>(length);
 }
 
-// A thread's buffers: the file read, its bytes with letters lower-cased (for a needle that ignores case), and a file's spans.
+// A thread's buffers: the file read, its bytes with letters lower-cased (for a needle that ignores case), a file's
+// spans, and its hits and lines as they are found (copied into its result at the end: one allocation per file, not
+// one each time they grow).
 struct Buffers {
   std::vector<char> read;
   std::vector<char> folded;
   std::vector<char> spans;
+  std::vector<int32_t> hits;
+  std::string lines;
 };
 
 void ScanFile(Job& job, size_t index, Buffers& buffers) {
@@ -101,10 +105,14 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
   int32_t line = 0;
   const char* counted = data;
   const LiteralFinder& needle = job.needle;
+  std::vector<int32_t>& hits = buffers.hits;
+  std::string& lines = buffers.lines;
+  hits.clear();
+  lines.clear();
   try {
     // Ignoring case, the needle (lower-cased) is found in a lower-cased copy, at the same offsets.
     const char* searched = job.ignore_case ? FoldAscii(data, static_cast<size_t>(length), buffers.folded) : data;
-    for (const char* at = data; at < end && static_cast<int64_t>(result.hits.size() / kHitStride) < job.wanted;) {
+    for (const char* at = data; at < end && static_cast<int64_t>(hits.size() / kHitStride) < job.wanted;) {
       const char* found = needle.Find(searched + (at - data), static_cast<size_t>(end - at));
       if (found == nullptr) break;
       const char* hit = data + (found - searched);
@@ -139,15 +147,17 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       line += CountLineFeeds(counted, line_start);
       counted = line_start;
       const int32_t values[kHitStride] = {static_cast<int32_t>(index), line + 1, static_cast<int32_t>(hit - line_start),
-                                          static_cast<int32_t>(result.lines.size()), static_cast<int32_t>(line_end - line_start),
+                                          static_cast<int32_t>(lines.size()), static_cast<int32_t>(line_end - line_start),
                                           AllAscii(line_start, line_end) ? 1 : 0, 0, 0, kUnnamed};
-      result.hits.insert(result.hits.end(), values, values + kHitStride);
+      hits.insert(hits.end(), values, values + kHitStride);
       // Each line is followed by a line feed, so a pattern can run over all the lines at once.
-      result.lines.append(line_start, line_end - line_start);
-      result.lines.push_back('\n');
+      lines.append(line_start, line_end - line_start);
+      lines.push_back('\n');
       if (line_end == end) break;
       at = line_end + 1;
     }
+    result.hits.assign(hits.begin(), hits.end());
+    result.lines.assign(lines);
     // Each hit named by its symbol, when the index gave this file's spans (left unnamed when they are not well formed).
     if (job.spans_fd >= 0 && job.spans_at[index] >= 0 && !result.hits.empty()) {
       if (!NameHits(job.spans_fd, static_cast<int64_t>(job.spans_at[index]), job.spans_length[index], result, buffers.spans)) {
