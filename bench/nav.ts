@@ -18,7 +18,8 @@
  * in one process (after a first search of that query, in a process that has searched
  * before), each against the median of rg's runs for the same query (each a new
  * process); peak RSS and cores used (CPU time over wall time, all threads) of the
- * indexing and searching processes.
+ * indexing and searching processes; and, beside the cold index, tree-sitter alone parsing the same
+ * files on every core (bench/parse-reference.ts), the machine's own speed at most of an index's work.
  *
  * Run: `npm run build && npm run bench -- nav` (or `npx node bench/nav.ts [stdlib|installation]`).
  * It measures the build (dist/), as a package user runs it.
@@ -101,6 +102,10 @@ async function benchCorpus(name: string, corpus: { root: string; how: string }, 
   searchOnlyProcesses(corpus.root, `${cacheDir}-search-only`);
   const cold = child(["--cold", corpus.root, cacheDir]);
   console.log(`cold index (new process, no cache): ${fmt(cold.ms)}, ${cores(cold)} cores, peak RSS ${cold.rssMb.toFixed(0)} MB — ${cold.note}`);
+  // Loaded here, not by the children whose first searches are timed.
+  const { parseReference } = await import("./parse-reference.ts");
+  const parse = await parseReference(corpus.root);
+  console.log(`tree-sitter alone, parsing the same files (${parse.files.toLocaleString("en-US")}, ${(parse.bytes / 1e6).toFixed(0)} MB) in ${parse.processes} processes: ${fmt(parse.ms)}; cold index / parse ${(cold.ms / parse.ms).toFixed(2)}×`);
   const warm = child(["--warm", corpus.root, cacheDir]);
   console.log(`warm start (new process, disk cache, until nav_info answers): ${fmt(warm.ms)}, peak RSS ${warm.rssMb.toFixed(0)} MB — ${warm.note}`);
   const repeated = child(["--repeat", corpus.root, cacheDir]);

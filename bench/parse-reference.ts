@@ -1,0 +1,80 @@
+/**
+ * The reference for the nav bench's cold index: tree-sitter alone, with the grammars rlmkit ships,
+ * parsing the files an index parses (the walk's files with a grammar, up to the index's size
+ * limit), in as many processes as the machine has cores, each taking every n-th file. No symbols,
+ * no cache, no trigram filters: what parsing the corpus costs on this machine, so that the cold
+ * index's time reads as a ratio of it (the parse is most of an index's work, and its speed is the
+ * machine's).
+ *
+ * Run by bench/nav.ts; `node bench/parse-reference.ts ROOT` prints it alone.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_MAX_FILE_BYTES } from "../dist/src/nav/create-nav-tools.js";
+import { grammarParser } from "../dist/src/nav/grammars.js";
+import { detectLanguage } from "../dist/src/nav/languages.js";
+import { walkRepository } from "../dist/src/nav/repo-walk.js";
+
+/** What the parse took: the slowest share's time (from its walk to its last parse), and what all shares parsed. */
+export interface ParseReference {
+  readonly ms: number;
+  readonly processes: number;
+  readonly files: number;
+  readonly bytes: number;
+}
+
+interface Share {
+  readonly ms: number;
+  readonly files: number;
+  readonly bytes: number;
+}
+
+/** Parses the corpus at `root` in one process per core, at once, and answers when every one has. */
+export async function parseReference(root: string): Promise<ParseReference> {
+  const processes = os.availableParallelism();
+  const shares = await Promise.all(Array.from({ length: processes }, (_, part) => runShare(root, part, processes)));
+  return {
+    ms: Math.max(...shares.map((share) => share.ms)),
+    processes,
+    files: shares.reduce((sum, share) => sum + share.files, 0),
+    bytes: shares.reduce((sum, share) => sum + share.bytes, 0),
+  };
+}
+
+function runShare(root: string, part: number, parts: number): Promise<Share> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--share", root, String(part), String(parts)], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out) as Share) : reject(new Error(`a parse share exited with ${code}`))));
+  });
+}
+
+// One share: the walk (as an index's), then every `parts`-th file with a grammar, read and parsed.
+async function share(root: string, part: number, parts: number): Promise<Share> {
+  const started = performance.now();
+  const walked = walkRepository(root).files;
+  let files = 0;
+  let bytes = 0;
+  for (let index = part; index < walked.length; index += parts) {
+    const file = walked[index]!;
+    const grammar = detectLanguage(file.path)?.grammar;
+    if (!grammar || file.size > DEFAULT_MAX_FILE_BYTES) continue;
+    const text = readFileSync(path.join(root, file.path), "utf8");
+    (await grammarParser(grammar)).parse(text)?.delete();
+    files++;
+    bytes += file.size;
+  }
+  return { ms: performance.now() - started, files, bytes };
+}
+
+if (process.argv[2] === "--share") {
+  console.log(JSON.stringify(await share(process.argv[3]!, Number(process.argv[4]), Number(process.argv[5]))));
+} else if (import.meta.url === `file://${process.argv[1]}` && process.argv[2]) {
+  const reference = await parseReference(process.argv[2]);
+  console.log(`tree-sitter alone: ${(reference.ms / 1000).toFixed(2)} s on ${reference.processes} processes, ${reference.files} files, ${(reference.bytes / 1e6).toFixed(0)} MB`);
+}
