@@ -7,6 +7,11 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+
+namespace {
+// How many bytes of failed comparisons per byte passed the finder allows before it leaves the rest to memmem.
+constexpr size_t kSlack = 4;
+}  // namespace
 #endif
 
 LiteralFinder::LiteralFinder(std::string needle) : needle_(std::move(needle)) {
@@ -32,11 +37,23 @@ const char* LiteralFinder::Find(const char* data, size_t length) const {
   const char* at_first = data + first_;
   const char* at_second = data + second_;
   size_t at = 0;
+  // Bytes compared at places where the needle was not. On text where the two bytes are in place at many places
+  // (a periodic text, a long needle), comparing them all would cost the text's length times the needle's: once
+  // the comparisons come to more than kSlack times the bytes passed (and the needle), the rest is memmem's, which
+  // is linear. Each call then costs at most about kSlack times the bytes it passes plus the needle's length.
+  size_t spent = 0;
+  bool give_up = false;
   // Each place whose two bytes are in place is compared whole, in order.
   auto check = [&](size_t from, uint32_t mask) -> const char* {
     for (; mask != 0; mask &= mask - 1) {
       const size_t place = from + static_cast<size_t>(__builtin_ctz(mask));
-      if (place <= last && memcmp(data + place, wanted, size) == 0) return data + place;
+      if (place > last) return nullptr;  // and so are the places after it
+      if (memcmp(data + place, wanted, size) == 0) return data + place;
+      spent += size;
+      if (spent > kSlack * (place + size)) {
+        give_up = true;
+        return nullptr;
+      }
     }
     return nullptr;
   };
@@ -49,13 +66,15 @@ const char* LiteralFinder::Find(const char* data, size_t length) const {
     if (_mm_movemask_epi8(_mm_or_si128(low, high)) == 0) continue;
     const uint32_t mask = static_cast<uint32_t>(_mm_movemask_epi8(low)) | (static_cast<uint32_t>(_mm_movemask_epi8(high)) << 16);
     if (const char* found = check(at, mask)) return found;
+    if (give_up) break;
   }
-  for (; at + reach <= length; at += 16) {
+  for (; !give_up && at + reach <= length; at += 16) {
     const __m128i both = _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at_first + at)), one),
                                        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at_second + at)), two));
     if (const char* found = check(at, static_cast<uint32_t>(_mm_movemask_epi8(both)))) return found;
+    if (give_up) break;
   }
-  // The last places, fewer than sixteen plus the needle's length of bytes.
+  // The last places (fewer than sixteen plus the needle's length of bytes), or every place from the block given up on.
   if (at > last) return nullptr;
   return static_cast<const char*>(memmem(data + at, length - at, wanted, size));
 #else

@@ -3,7 +3,8 @@
 // literal (`def `, `self.`) has tens of thousands of them. This finder looks for two of the needle's bytes,
 // each chosen as rare in source code, at sixteen places at once (SSE2), and compares the whole needle only
 // where both are in place: the approach of the memchr crate's "packed pair" search (which ripgrep uses)
-// and of Wojciech Muła's SIMD-friendly substring search. Without SSE2 it is memmem.
+// and of Wojciech Muła's SIMD-friendly substring search. Where that compares too much (a periodic text, a
+// long needle), it leaves the rest to memmem, so a search stays linear in the text. Without SSE2 it is memmem.
 #ifndef RLMKIT_LITERAL_FINDER_H_
 #define RLMKIT_LITERAL_FINDER_H_
 

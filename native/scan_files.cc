@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "line_bytes.h"
 #include "scan_args.h"
@@ -71,9 +72,12 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* st
   return static_cast<int64_t>(length);
 }
 
+// The bytes of hit lines above which a file's result takes its thread's buffers rather than a copy of them.
+constexpr size_t kMovedAbove = 1 << 20;
+
 // A thread's buffers: the file read, its bytes with letters lower-cased (for a needle that ignores case), a file's
-// spans, and its hits and lines as they are found (copied into its result at the end: one allocation per file, not
-// one each time they grow).
+// spans, and its hits and lines as they are found (then copied into its result, or moved there when large: one
+// allocation per file, not one each time they grow).
 struct Buffers {
   std::vector<char> read;
   std::vector<char> folded;
@@ -156,8 +160,15 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       if (line_end == end) break;
       at = line_end + 1;
     }
-    result.hits.assign(hits.begin(), hits.end());
-    result.lines.assign(lines);
+    // Copied when small (the buffers stay, grown, for the next file); a file with many hit lines takes the buffers
+    // themselves, so its lines are never held twice and the thread keeps no large buffer for the rest of the scan.
+    if (lines.size() > kMovedAbove) {
+      result.hits = std::move(hits);
+      result.lines = std::move(lines);
+    } else {
+      result.hits.assign(hits.begin(), hits.end());
+      result.lines.assign(lines);
+    }
     // Each hit named by its symbol, when the index gave this file's spans (left unnamed when they are not well formed).
     if (job.spans_fd >= 0 && job.spans_at[index] >= 0 && !result.hits.empty()) {
       if (!NameHits(job.spans_fd, static_cast<int64_t>(job.spans_at[index]), job.spans_length[index], result, buffers.spans)) {

@@ -60,6 +60,16 @@ describe.skipIf(!nativeAddon())("the native addon's scan", () => {
     expect([...reply.files].filter((value, index) => index % NATIVE_FILE_STRIDE === 0 && value !== 64 * 1024)).toEqual([]);
   });
 
+  test.for([false, true])("finds a literal in a periodic text whose two rarest bytes are in place at every other place in linear time (ignoring case: %s): 64 texts of 256 KiB within a deadline of 1.5 s", async (ignoreCase) => {
+    // Comparing the needle whole at each such place: 20,000 bytes at every other place, seconds in all.
+    const file = path.join(base, "periodic.txt");
+    await fs.writeFile(file, "Qe".repeat(128 * 1024));
+    const reply = await nativeAddon()!.scan(Array.from({ length: 64 }, () => file), `${"Qe".repeat(10_000)}Z`, ignoreCase, 10, 2, Date.now() + 1500, 8000, 1e9).promise;
+    expect(reply.stopped).toBe(0);
+    expect(reply.hits).toHaveLength(0);
+    expect([...reply.files].filter((value, index) => index % NATIVE_FILE_STRIDE === 0 && value !== 256 * 1024)).toEqual([]);
+  });
+
   test("lets a worker thread that is scanning be terminated at once, and the process go on", async () => {
     const file = path.join(base, "worker-big.txt");
     await fs.writeFile(file, "x".repeat(1 << 20));

@@ -3,7 +3,8 @@
  * distinct bytes (so that the two bytes its finder looks for are often in place where the needle is
  * not) and of every length around its blocks of sixteen and thirty-two places, each line holding
  * the needle (and every `also` needle, and one of each `anyOf` group) is a hit, at the needle's first
- * place in it, in either case when ignoring it.
+ * place in it, in either case when ignoring it; a needle that ends a file is found at every alignment,
+ * and nothing past a file's end (the bytes a longer file left in the reused buffer) is ever a hit.
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -100,6 +101,25 @@ describe.skipIf(!nativeAddon())("the native scan's finder", () => {
       const hits: number[][] = [];
       for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) hits.push([reply.hits[at]! + wanted[0]![0]!, reply.hits[at + 1]!, reply.hits[at + 2]!]);
       expect(hits, needle).toEqual(wanted.splice(0));
+    }
+  });
+
+  test("finds nothing past a file's end: each file is the one before without its last byte, read into the same buffer", async () => {
+    const dir = tempDir("rlmkit-native-scan-cut-");
+    for (const needle of ["qz", "def ", "self.", "x.yq_z"]) {
+      for (let filler = 0; filler < 40; filler++) {
+        // One thread takes the files in order: the bytes past each file's end are the last bytes of the one before it.
+        const whole = `${"ab ".repeat(filler).slice(0, filler)}${needle}`;
+        const paths = Array.from({ length: needle.length + 1 }, (_, cut) => {
+          const file = path.join(dir, `${needle.length}-${filler}-${cut}.txt`);
+          writeFileSync(file, whole.slice(0, whole.length - cut));
+          return file;
+        });
+        const reply = await nativeAddon()!.scan(paths, needle, false, 1e9, 1, Date.now() + 10_000, 0, 1 << 20).promise;
+        const hits: number[][] = [];
+        for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) hits.push([reply.hits[at]!, reply.hits[at + 2]!]);
+        expect(hits, `${needle} after ${filler}`).toEqual([[0, filler]]);
+      }
     }
   });
 });
