@@ -19,7 +19,8 @@
  * before), each against the median of rg's runs for the same query (each a new
  * process); peak RSS and cores used (CPU time over wall time, all threads) of the
  * indexing and searching processes; and, beside the cold index, tree-sitter alone parsing the same
- * files on every core (bench/parse-reference.ts), the machine's own speed at most of an index's work.
+ * files on as many processes as an index has workers (bench/parse-reference.ts), the machine's own
+ * speed at most of an index's work.
  *
  * Run: `npm run build && npm run bench -- nav` (or `npx node bench/nav.ts [stdlib|installation]`).
  * It measures the build (dist/), as a package user runs it.

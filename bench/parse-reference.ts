@@ -1,21 +1,23 @@
 /**
  * The reference for the nav bench's cold index: tree-sitter alone, with the grammars rlmkit ships,
- * parsing the files an index parses (the walk's files with a grammar, up to the index's size
- * limit), in as many processes as the machine has cores, each taking every n-th file. No symbols,
+ * parsing the files an index parses (the walk's files with a grammar by name or shebang, up to the
+ * index's size limit, not binary), in as many processes as an index has workers (one per core, at
+ * most eight), each taking every n-th file. No symbols,
  * no cache, no trigram filters: what parsing the corpus costs on this machine, so that the cold
  * index's time reads as a ratio of it (the parse is most of an index's work, and its speed is the
  * machine's).
  *
- * Run by bench/nav.ts; `node bench/parse-reference.ts ROOT` prints it alone.
+ * Run by bench/nav.ts; `node bench/parse-reference.ts ROOT` prints it alone (after `npm run build`).
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { DEFAULT_MAX_FILE_BYTES } from "../dist/src/nav/create-nav-tools.js";
+import { looksBinary } from "../dist/src/nav/file-rules.js";
 import { grammarParser } from "../dist/src/nav/grammars.js";
-import { detectLanguage } from "../dist/src/nav/languages.js";
+import { indexWorkerCount } from "../dist/src/nav/index-workers.js";
+import { detectLanguage, needsShebang } from "../dist/src/nav/languages.js";
 import { walkRepository } from "../dist/src/nav/repo-walk.js";
 
 /** What the parse took: the slowest share's time (from its walk to its last parse), and what all shares parsed. */
@@ -32,9 +34,9 @@ interface Share {
   readonly bytes: number;
 }
 
-/** Parses the corpus at `root` in one process per core, at once, and answers when every one has. */
+/** Parses the corpus at `root` in as many processes as an index has workers, at once, and answers when every one has. */
 export async function parseReference(root: string): Promise<ParseReference> {
-  const processes = os.availableParallelism();
+  const processes = indexWorkerCount();
   const shares = await Promise.all(Array.from({ length: processes }, (_, part) => runShare(root, part, processes)));
   return {
     ms: Math.max(...shares.map((share) => share.ms)),
@@ -54,7 +56,8 @@ function runShare(root: string, part: number, parts: number): Promise<Share> {
   });
 }
 
-// One share: the walk (as an index's), then every `parts`-th file with a grammar, read and parsed.
+// One share: the walk (as an index's), then every `parts`-th file an index would parse (see analyzeFile in
+// src/nav/file-analysis.ts: under the size limit, not binary, a grammar by its name or its shebang), read and parsed.
 async function share(root: string, part: number, parts: number): Promise<Share> {
   const started = performance.now();
   const walked = walkRepository(root).files;
@@ -62,19 +65,30 @@ async function share(root: string, part: number, parts: number): Promise<Share> 
   let bytes = 0;
   for (let index = part; index < walked.length; index += parts) {
     const file = walked[index]!;
-    const grammar = detectLanguage(file.path)?.grammar;
-    if (!grammar || file.size > DEFAULT_MAX_FILE_BYTES) continue;
-    const text = readFileSync(path.join(root, file.path), "utf8");
+    if (file.size > DEFAULT_MAX_FILE_BYTES) continue;
+    const shebang = needsShebang(file.path);
+    if (!shebang && !detectLanguage(file.path)?.grammar) continue;
+    let buffer: Buffer;
+    try {
+      buffer = readFileSync(path.join(root, file.path));
+    } catch {
+      // Gone since the walk: an index finds it so too.
+      continue;
+    }
+    if (looksBinary(buffer)) continue;
+    const text = buffer.toString("utf8");
+    const grammar = detectLanguage(file.path, shebang ? text.slice(0, text.indexOf("\n") >>> 0) : undefined)?.grammar;
+    if (!grammar) continue;
     (await grammarParser(grammar)).parse(text)?.delete();
     files++;
-    bytes += file.size;
+    bytes += buffer.length;
   }
   return { ms: performance.now() - started, files, bytes };
 }
 
 if (process.argv[2] === "--share") {
   console.log(JSON.stringify(await share(process.argv[3]!, Number(process.argv[4]), Number(process.argv[5]))));
-} else if (import.meta.url === `file://${process.argv[1]}` && process.argv[2]) {
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2]) {
   const reference = await parseReference(process.argv[2]);
   console.log(`tree-sitter alone: ${(reference.ms / 1000).toFixed(2)} s on ${reference.processes} processes, ${reference.files} files, ${(reference.bytes / 1e6).toFixed(0)} MB`);
 }

@@ -251,7 +251,8 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
   std::string needle;
-  if (!ReadString(env, argv[1], needle) || needle.empty()) return Throw(env, "needle must be a non-empty string");
+  // A line never holds a line feed: a needle with one would only make the scan step through the lines it spans.
+  if (!ReadString(env, argv[1], needle) || needle.empty() || needle.find('\n') != std::string::npos) return Throw(env, "needle must be a non-empty string without a line feed");
   napi_get_value_bool(env, argv[2], &job->ignore_case);
   if (job->ignore_case) {
     for (char& c : needle) {

@@ -72,7 +72,7 @@ int64_t ReadWhole(const std::string& path, std::vector<char>& buffer, double* st
   return static_cast<int64_t>(length);
 }
 
-// The bytes of hit lines above which a file's result takes its thread's buffers rather than a copy of them.
+// The bytes of hits and their lines above which a file's result takes its thread's buffers rather than a copy of them.
 constexpr size_t kMovedAbove = 1 << 20;
 
 // A thread's buffers: the file read, its bytes with letters lower-cased (for a needle that ignores case), a file's
@@ -160,9 +160,9 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       if (line_end == end) break;
       at = line_end + 1;
     }
-    // Copied when small (the buffers stay, grown, for the next file); a file with many hit lines takes the buffers
-    // themselves, so its lines are never held twice and the thread keeps no large buffer for the rest of the scan.
-    if (lines.size() > kMovedAbove) {
+    // Copied when small (the buffers stay, grown, for the next file); a file with many hits takes the buffers
+    // themselves, so its hits and lines are never held twice and the thread keeps no large buffer for the rest of the scan.
+    if (lines.size() + hits.size() * sizeof(int32_t) > kMovedAbove) {
       result.hits = std::move(hits);
       result.lines = std::move(lines);
     } else {

@@ -100,6 +100,7 @@ describe.skipIf(!nativeAddon())("the native addon's scan", () => {
     ["no arguments", () => (nativeAddon()!.scan as unknown as () => unknown)()],
     ["paths that are not strings", () => nativeAddon()!.scan([1 as unknown as string], "x", false, 1, 1, 0, 0, 0)],
     ["an empty needle", () => nativeAddon()!.scan([], "", false, 1, 1, 0, 0, 0)],
+    ["a needle with a line feed, which no line holds", () => nativeAddon()!.scan([], "a\nb", false, 1, 1, 0, 0, 0)],
     ["a needle beyond ASCII that ignores case", () => nativeAddon()!.scan([], "é", true, 1, 1, 0, 0, 0)],
     ["stat of paths that are not strings", () => nativeAddon()!.stat([{}] as unknown as string[], 1)],
   ])("refuses %s with a TypeError", ([, call]) => {

@@ -104,6 +104,53 @@ describe.skipIf(!nativeAddon())("the native scan's finder", () => {
     }
   });
 
+  test("finds a needle after its two rarest bytes were in place at many places before it (where it stops comparing them, it goes on from the same place)", async () => {
+    const dir = tempDir("rlmkit-native-scan-periodic-");
+    const needle = `${"Q".repeat(9)}Z`;
+    const lengths = Array.from({ length: 80 }, (_, at) => 9 + at);
+    const paths = lengths.map((length) => {
+      const file = path.join(dir, `${length}.txt`);
+      writeFileSync(file, `${"Q".repeat(length)}Z`);
+      return file;
+    });
+    const reply = await nativeAddon()!.scan(paths, needle, false, 1e9, 1, Date.now() + 10_000, 0, 1 << 20).promise;
+    const hits: number[][] = [];
+    for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) hits.push([reply.hits[at]!, reply.hits[at + 2]!]);
+    expect(hits).toEqual(lengths.map((length, file) => [file, length - 9]));
+  });
+
+  test("numbers the lines after runs of line feeds of every length, in sixteen-byte lines", async () => {
+    const dir = tempDir("rlmkit-native-scan-lines-");
+    // The counter adds up each byte lane's line feeds for at most 255 blocks of sixteen bytes at a time.
+    const counts = [0, 1, 15, 16, 17, 254, 255, 256, 257, 510, 511, 512, 4_100];
+    const paths = counts.map((count) => {
+      const file = path.join(dir, `${count}.txt`);
+      writeFileSync(file, `${"abcdefghijklmno\n".repeat(count)}x needle\n`);
+      return file;
+    });
+    const reply = await nativeAddon()!.scan(paths, "needle", false, 1e9, 1, Date.now() + 10_000, 0, 1 << 20).promise;
+    const lines: number[] = [];
+    for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) lines.push(reply.hits[at + 1]!);
+    expect(lines).toEqual(counts.map((count) => count + 1));
+  });
+
+  test("answers every line of files with more than a mebibyte of hits between smaller ones, read by one thread", async () => {
+    const dir = tempDir("rlmkit-native-scan-large-");
+    // A file with that many hits takes its thread's buffers; the files after it start from empty ones.
+    const sizes = [60_000, 3, 60_000, 0, 2, 70_000, 1];
+    const paths = sizes.map((count, index) => {
+      const file = path.join(dir, `${index}.txt`);
+      writeFileSync(file, Array.from({ length: count }, (_, line) => `${index} hit ${line}`).join("\n"));
+      return file;
+    });
+    const reply = await nativeAddon()!.scan(paths, "hit", false, 1e9, 1, Date.now() + 10_000, 0, 1 << 26).promise;
+    expect(reply.stopped).toBe(0);
+    const bytes = Buffer.from(reply.bytes);
+    const got: string[] = [];
+    for (let at = 0; at < reply.hits.length; at += NATIVE_HIT_STRIDE) got.push(bytes.toString("latin1", reply.hits[at + 3]!, reply.hits[at + 3]! + reply.hits[at + 4]!));
+    expect(got).toEqual(sizes.flatMap((count, index) => Array.from({ length: count }, (_, line) => `${index} hit ${line}`)));
+  });
+
   test("finds nothing past a file's end: each file is the one before without its last byte, read into the same buffer", async () => {
     const dir = tempDir("rlmkit-native-scan-cut-");
     for (const needle of ["qz", "def ", "self.", "x.yq_z"]) {
