@@ -50,7 +50,6 @@
 
 #include <unistd.h>
 
-#include "line_bytes.h"
 #include "scan_args.h"
 #include "scan_job.h"
 #include "stat_values.h"
@@ -206,36 +205,6 @@ napi_value Cancel(napi_env env, napi_callback_info info) {
 
 void FreeShared(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<Shared>*>(data); }
 
-// True when every needle is a non-empty string without a line feed (a line never holds one: such a needle would drop
-// every line), ASCII when ignoring case; lower-cases them then.
-bool Needles(std::vector<std::string>& needles, bool ignore_case) {
-  for (std::string& needle : needles) {
-    if (needle.empty() || needle.find('\n') != std::string::npos) return false;
-    if (!ignore_case) continue;
-    for (char& c : needle) {
-      if (static_cast<unsigned char>(c) >= 0x80) return false;
-      c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
-    }
-  }
-  return true;
-}
-
-// An array of arrays of strings; false when it is not one.
-bool ReadGroups(napi_env env, napi_value value, std::vector<std::vector<std::string>>& out) {
-  bool is_array = false;
-  uint32_t count = 0;
-  if (napi_is_array(env, value, &is_array) != napi_ok || !is_array || napi_get_array_length(env, value, &count) != napi_ok) return false;
-  // Grown as each element is read: a sparse array's length is no measure of what it holds.
-  out.clear();
-  for (uint32_t i = 0; i < count; i++) {
-    napi_value item;
-    std::vector<std::string> group;
-    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadStrings(env, item, group)) return false;
-    out.push_back(std::move(group));
-  }
-  return true;
-}
-
 // A count from JavaScript, at least `least` (NaN too) and at most INT64_MAX.
 int64_t Clamp(double value, int64_t least) {
   if (!(value >= static_cast<double>(least))) return least;
@@ -250,33 +219,13 @@ napi_value StartScan(napi_env env, napi_callback_info info) {
   if (argc < 8) return Throw(env, "scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?, anyOf?)");
   auto job = std::make_unique<Job>();
   if (!ReadStrings(env, argv[0], job->paths)) return Throw(env, "paths must be an array of strings");
-  std::string needle;
-  // A line never holds a line feed: a needle with one would only make the scan step through the lines it spans.
-  if (!ReadString(env, argv[1], needle) || needle.empty() || needle.find('\n') != std::string::npos) return Throw(env, "needle must be a non-empty string without a line feed");
   napi_get_value_bool(env, argv[2], &job->ignore_case);
-  if (job->ignore_case) {
-    for (char& c : needle) {
-      if (static_cast<unsigned char>(c) >= 0x80) return Throw(env, "a needle that ignores case must be ASCII");
-      c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
-    }
-  }
-  job->needle = LiteralFinder(std::move(needle));
-  std::vector<std::string> also;
   napi_valuetype also_type = napi_undefined;
   if (argc >= 9) napi_typeof(env, argv[8], &also_type);
-  if (also_type != napi_undefined && !ReadStrings(env, argv[8], also)) return Throw(env, "also must be an array of strings");
-  if (!Needles(also, job->ignore_case)) return Throw(env, "also's needles must be non-empty strings without a line feed, ASCII when ignoring case");
-  for (std::string& other : also) job->also.emplace_back(std::move(other));
-  std::vector<std::vector<std::string>> any_of;
   napi_valuetype any_of_type = napi_undefined;
   if (argc >= 14) napi_typeof(env, argv[13], &any_of_type);
-  if (any_of_type != napi_undefined && !ReadGroups(env, argv[13], any_of)) return Throw(env, "anyOf must be an array of arrays of strings");
-  for (std::vector<std::string>& group : any_of) {
-    // An empty group would drop every line.
-    if (group.empty() || !Needles(group, job->ignore_case)) return Throw(env, "anyOf's groups must be non-empty, of non-empty strings without a line feed, ASCII when ignoring case");
-    std::vector<LiteralFinder>& finders = job->any_of.emplace_back();
-    for (std::string& other : group) finders.emplace_back(std::move(other));
-  }
+  const char* wrong = ReadNeedles(env, argv[1], also_type == napi_undefined ? nullptr : argv[8], any_of_type == napi_undefined ? nullptr : argv[13], *job);
+  if (wrong != nullptr) return Throw(env, wrong);
   napi_valuetype spans_type = napi_undefined;
   if (argc >= 10) napi_typeof(env, argv[9], &spans_type);
   if (spans_type != napi_undefined && (spans_type != napi_object || !ReadSpans(env, argv[9], *job))) {

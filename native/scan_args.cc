@@ -1,4 +1,4 @@
-// What a scan is given besides its paths and needles (see literal_scan.cc): where the index keeps each
+// What a scan is given besides its paths (see literal_scan.cc): its needles, where the index keeps each
 // file's spans, which paths to read rather than only state, and which file each path must lead to.
 #include "scan_args.h"
 
@@ -9,6 +9,12 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "line_bytes.h"
+#include "rlmkit_native.h"
 
 namespace {
 
@@ -33,6 +39,36 @@ void* TypedArray(napi_env env, napi_value object, const char* name, napi_typedar
 // True when `value` is a whole number from 0 to `most`.
 bool IsWhole(double value, double most) {
   return value >= 0 && value <= most && value == static_cast<double>(static_cast<int64_t>(value));
+}
+
+// True when every needle is a non-empty string without a line feed (a line never holds one: such a needle would drop
+// every line), ASCII when ignoring case; lower-cases them then.
+bool Needles(std::vector<std::string>& needles, bool ignore_case) {
+  for (std::string& needle : needles) {
+    if (needle.empty() || needle.find('\n') != std::string::npos) return false;
+    if (!ignore_case) continue;
+    for (char& c : needle) {
+      if (static_cast<unsigned char>(c) >= 0x80) return false;
+      c = static_cast<char>(LowerAscii(static_cast<unsigned char>(c)));
+    }
+  }
+  return true;
+}
+
+// An array of arrays of strings; false when it is not one.
+bool ReadGroups(napi_env env, napi_value value, std::vector<std::vector<std::string>>& out) {
+  bool is_array = false;
+  uint32_t count = 0;
+  if (napi_is_array(env, value, &is_array) != napi_ok || !is_array || napi_get_array_length(env, value, &count) != napi_ok) return false;
+  // Grown as each element is read: a sparse array's length is no measure of what it holds.
+  out.clear();
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value item;
+    std::vector<std::string> group;
+    if (napi_get_element(env, value, i, &item) != napi_ok || !ReadStrings(env, item, group)) return false;
+    out.push_back(std::move(group));
+  }
+  return true;
 }
 
 }  // namespace
@@ -164,4 +200,26 @@ bool ReadMask(napi_env env, napi_value value, Job& job) {
   // An empty mask would read every path: with no path, there is nothing to state either.
   if (job.read.empty()) job.read.push_back(0);
   return true;
+}
+
+const char* ReadNeedles(napi_env env, napi_value needle, napi_value also, napi_value any_of, Job& job) {
+  std::string main;
+  // A line never holds a line feed: a needle with one would only make the scan step through the lines it spans.
+  if (!ReadString(env, needle, main) || main.empty() || main.find('\n') != std::string::npos) return "needle must be a non-empty string without a line feed";
+  std::vector<std::string> one{std::move(main)};
+  if (!Needles(one, job.ignore_case)) return "a needle that ignores case must be ASCII";
+  job.needle = LiteralFinder(std::move(one[0]));
+  std::vector<std::string> others;
+  if (also != nullptr && !ReadStrings(env, also, others)) return "also must be an array of strings";
+  if (!Needles(others, job.ignore_case)) return "also's needles must be non-empty strings without a line feed, ASCII when ignoring case";
+  for (std::string& other : others) job.also.emplace_back(std::move(other));
+  std::vector<std::vector<std::string>> groups;
+  if (any_of != nullptr && !ReadGroups(env, any_of, groups)) return "anyOf must be an array of arrays of strings";
+  for (std::vector<std::string>& group : groups) {
+    // An empty group would drop every line.
+    if (group.empty() || !Needles(group, job.ignore_case)) return "anyOf's groups must be non-empty, of non-empty strings without a line feed, ASCII when ignoring case";
+    std::vector<LiteralFinder>& finders = job.any_of.emplace_back();
+    for (std::string& other : group) finders.emplace_back(std::move(other));
+  }
+  return nullptr;
 }

@@ -1,10 +1,15 @@
-// What a scan is given besides its paths and needles (see scan_args.cc).
+// What a scan is given besides its paths (see scan_args.cc).
 #ifndef RLMKIT_SCAN_ARGS_H_
 #define RLMKIT_SCAN_ARGS_H_
 
 #include <node_api.h>
 
 #include "scan_job.h"
+
+// Takes the needle, `also` (other needles a kept line must hold) and `anyOf` (groups of needles a kept line must hold
+// one of each), the last two nullptr when not given, into the job as finders, lower-cased when the job ignores case
+// (set before). nullptr when they are well formed, else the message of the TypeError to throw.
+const char* ReadNeedles(napi_env env, napi_value needle, napi_value also, napi_value any_of, Job& job);
 
 // Takes `spans` ({ fd, at: Float64Array, length: Int32Array }, one place per path) into the job, with a
 // descriptor of its own: the caller may close its file while the scan runs. False when it is malformed.
