@@ -4,7 +4,7 @@
 // everything else a search does (patterns, line texts, the limit), so the lines it gives are those
 // of the JavaScript scan.
 //
-// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?) returns
+// scan(paths, needle, ignoreCase, wanted, threads, deadlineMs, sniffBytes, maxLineBytes, also?, spans?, read?, identity?, grams?, anyOf?) returns
 // { promise, cancel }. `spans` is { fd, at: Float64Array, length: Int32Array }: the index's open spans file
 // and, per path, where its spans are in it (-1: none); each hit of such a file is then named by the
 // innermost symbol around its line (span_names.cc). `read` (a Uint8Array, one value per path) makes the scan state

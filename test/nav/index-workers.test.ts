@@ -81,9 +81,11 @@ describe("the index built on worker threads", () => {
       await spilled.close();
       await reference.close();
     }
-    const left = await fs.readdir(cacheDir);
-    expect(left.filter((name) => !/\.(json|symbols|spans|grams|walk)$/.test(name))).toEqual([]);
-    expect(left).toHaveLength(5);
+    // The cache's own files, one each, and no spill: besides them only the walk's kept listing, which is written when
+    // the fixture's folders had not changed for LISTING_SETTLED_MS before the walk (on a slow machine they may not have).
+    const kinds = (await fs.readdir(cacheDir)).map((name) => path.extname(name)).sort();
+    expect(kinds.filter((kind) => kind !== ".list")).toEqual([".grams", ".json", ".spans", ".symbols", ".walk"]);
+    expect(kinds.filter((kind) => kind === ".list").length).toBeLessThanOrEqual(1);
     // close() let go of the spill (removed as soon as it was opened, so only its descriptor showed it).
     if (process.platform === "linux") expect(await openFilesIn(cacheDir)).toEqual([]);
   });
