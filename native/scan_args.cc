@@ -212,7 +212,8 @@ const char* ReadNeedles(napi_env env, napi_value needle, napi_value also, napi_v
   std::vector<std::string> others;
   if (also != nullptr && !ReadStrings(env, also, others)) return "also must be an array of strings";
   if (!Needles(others, job.ignore_case)) return "also's needles must be non-empty strings without a line feed, ASCII when ignoring case";
-  for (std::string& other : others) job.also.emplace_back(std::move(other));
+  // A needle every kept line must hold is a group of one: the scan tests them first, as given.
+  for (std::string& other : others) job.any_of.emplace_back().emplace_back(std::move(other));
   std::vector<std::vector<std::string>> groups;
   if (any_of != nullptr && !ReadGroups(env, any_of, groups)) return "anyOf must be an array of arrays of strings";
   for (std::vector<std::string>& group : groups) {

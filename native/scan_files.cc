@@ -123,17 +123,11 @@ void ScanFile(Job& job, size_t index, Buffers& buffers) {
       const char* line_start = LineStart(counted, hit);
       const char* line_end = static_cast<const char*>(memchr(hit, '\n', end - hit));
       if (line_end == nullptr) line_end = end;
-      // A line without every other needle cannot match: it is not kept (nor counted yet).
+      // A line without one needle of each other group (every other needle of a pattern, one of each of its groups of
+      // alternatives) cannot match: it is not kept (nor counted yet).
       bool holds_all = true;
       const char* searched_line = searched + (line_start - data);
       const size_t line_length = static_cast<size_t>(line_end - line_start);
-      for (const LiteralFinder& other : job.also) {
-        if (other.Find(searched_line, line_length) == nullptr) {
-          holds_all = false;
-          break;
-        }
-      }
-      // ...and one needle of each group.
       for (size_t group = 0; holds_all && group < job.any_of.size(); group++) {
         holds_all = false;
         for (const LiteralFinder& other : job.any_of[group]) {

@@ -56,9 +56,8 @@ struct FileResult {
 struct Job {
   std::vector<std::string> paths;
   LiteralFinder needle;  // lower-cased when ignoring case (an ASCII needle)
-  // Other needles a kept line must hold too (a pattern's other required literals), lower-cased likewise.
-  std::vector<LiteralFinder> also;
-  // Groups of needles a kept line must hold one of each (a pattern's required alternatives), lower-cased likewise.
+  // Groups of needles a kept line must hold one of each, lower-cased likewise: a group of one for each needle of `also`
+  // (a pattern's other required literals), then the groups of `anyOf` (its required alternatives).
   std::vector<std::vector<LiteralFinder>> any_of;
   bool ignore_case = false;
   int64_t wanted = 0;
