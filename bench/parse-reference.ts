@@ -17,7 +17,7 @@ import { DEFAULT_MAX_FILE_BYTES } from "../dist/src/nav/create-nav-tools.js";
 import { looksBinary } from "../dist/src/nav/file-rules.js";
 import { grammarParser } from "../dist/src/nav/grammars.js";
 import { indexWorkerCount } from "../dist/src/nav/index-workers.js";
-import { detectLanguage, needsShebang } from "../dist/src/nav/languages.js";
+import { detectLanguage, detectTextLanguage, needsShebang } from "../dist/src/nav/languages.js";
 import { walkRepository } from "../dist/src/nav/repo-walk.js";
 
 /** What the parse took: the slowest share's time (from its walk to its last parse), and what all shares parsed. */
@@ -66,8 +66,8 @@ async function share(root: string, part: number, parts: number): Promise<Share> 
   for (let index = part; index < walked.length; index += parts) {
     const file = walked[index]!;
     if (file.size > DEFAULT_MAX_FILE_BYTES) continue;
-    const shebang = needsShebang(file.path);
-    if (!shebang && !detectLanguage(file.path)?.grammar) continue;
+    // A file whose name gives no grammar and cannot be decided by its first line is not read.
+    if (!needsShebang(file.path) && !detectLanguage(file.path)?.grammar) continue;
     let buffer: Buffer;
     try {
       buffer = readFileSync(path.join(root, file.path));
@@ -77,7 +77,7 @@ async function share(root: string, part: number, parts: number): Promise<Share> 
     }
     if (looksBinary(buffer)) continue;
     const text = buffer.toString("utf8");
-    const grammar = detectLanguage(file.path, shebang ? text.slice(0, text.indexOf("\n") >>> 0) : undefined)?.grammar;
+    const grammar = detectTextLanguage(file.path, text)?.grammar;
     if (!grammar) continue;
     (await grammarParser(grammar)).parse(text)?.delete();
     files++;

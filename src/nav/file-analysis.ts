@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { openRegularFile, readRegularFile } from "./file-read.ts";
 import { extractSymbols } from "./extract-symbols.ts";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-rules.ts";
-import { detectLanguage, needsShebang } from "./languages.ts";
+import { detectLanguage, detectTextLanguage } from "./languages.ts";
 import type { WalkedFile } from "./repo-walk.ts";
 import type { NavSymbol } from "./symbol.ts";
 import { trigramFilter } from "./trigram-filter.ts";
@@ -62,7 +62,7 @@ export async function analyzeFile(absolute: string, file: WalkedFile, maxFileByt
     return { ...base, binary: true, large: false, lines: null, symbols: [], symbolCount: 0 };
   }
   const text = buffer.toString("utf8");
-  const info = detectLanguage(file.path, needsShebang(file.path) ? text.slice(0, text.indexOf("\n") >>> 0) : undefined);
+  const info = detectTextLanguage(file.path, text);
   let symbols: NavSymbol[] = [];
   if (info?.grammar) {
     try {

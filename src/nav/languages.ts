@@ -114,6 +114,14 @@ export function detectLanguage(relativePath: string, firstLine?: string): Langua
   return undefined;
 }
 
+/**
+ * A file's language from its path and its text: by name, or, for a file whose name cannot decide it, by the
+ * text's first line (see {@link detectLanguage}).
+ */
+export function detectTextLanguage(relativePath: string, text: string): LanguageInfo | undefined {
+  return detectLanguage(relativePath, needsShebang(relativePath) ? text.slice(0, text.indexOf("\n") >>> 0) : undefined);
+}
+
 /** True when the name alone cannot decide the language, so the first line should be read. */
 export function needsShebang(relativePath: string): boolean {
   const base = path.posix.basename(relativePath).toLowerCase();
