@@ -26,6 +26,11 @@ export interface LeadingRules {
   readonly decorations: ReadonlySet<string>;
   /** Whether a comment's text is a doc comment for the next declaration. */
   readonly isDocComment: (text: string) => boolean;
+  /**
+   * False when nothing before a declaration ever belongs to it (its decorations are its own children and no
+   * comment is a doc comment), so its previous siblings need not be asked.
+   */
+  readonly siblingsLead?: boolean;
 }
 
 /** Collects symbols of one file in document order. */
@@ -86,12 +91,13 @@ export class SymbolCollector {
 
   #leading(node: Node): { startRow: number; doc?: string } {
     let startRow = node.startPosition.row;
+    if (this.#rules.siblingsLead === false) return { startRow };
     let docNode: Node | undefined;
     for (let sibling = node.previousNamedSibling; sibling; sibling = sibling.previousNamedSibling) {
-      if (lastRow(sibling) < startRow - 1) break;
       const isDecoration = this.#rules.decorations.has(sibling.type);
       const isDoc = !isDecoration && isComment(sibling) && this.#rules.isDocComment(sibling.text);
-      if (!isDecoration && !isDoc) break;
+      // What it is first, then whether it ends on the line before (its end is one more call into the parser).
+      if ((!isDecoration && !isDoc) || lastRow(sibling) < startRow - 1) break;
       if (isDoc) docNode = sibling;
       startRow = sibling.startPosition.row;
     }
@@ -134,6 +140,10 @@ function isComment(node: Node): boolean {
 }
 
 function firstNonDecoration(node: Node, decorations: ReadonlySet<string>): number {
+  // Most declarations start with their signature: the children before the first named one are keywords,
+  // so it starts where the node does (asked of one child, not of every child of the node).
+  const first = node.firstNamedChild;
+  if (first && !decorations.has(first.type) && !isComment(first)) return node.startIndex;
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (decorations.has(child.type) || isComment(child)) continue;
@@ -154,11 +164,13 @@ function startOfUnnamedPrefix(node: Node, firstNamed: Node): number {
   return start;
 }
 
+// Whitespace other than lone spaces: a signature without any has nothing to collapse (most are one line).
+const LOOSE_SPACE = /\s\s|[^\S ]/;
+
+// The signature on one line, without the `{`, `:` or `;` it ends with.
 function cleanSignature(text: string): string {
-  const collapsed = text
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/\s*[{:;]$/, "")
-    .trim();
+  let collapsed = (LOOSE_SPACE.test(text) ? text.replace(/\s+/g, " ") : text).trim();
+  const last = collapsed.charCodeAt(collapsed.length - 1);
+  if (last === 0x7b || last === 0x3a || last === 0x3b) collapsed = collapsed.slice(0, -1).trimEnd();
   return collapsed.length > SIGNATURE_MAX ? `${collapsed.slice(0, SIGNATURE_MAX)}…` : collapsed;
 }

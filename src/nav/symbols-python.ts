@@ -6,6 +6,7 @@ import type { SymbolKind } from "./symbol.ts";
 export const pythonRules: LeadingRules = {
   decorations: new Set(["decorator"]),
   isDocComment: () => false,
+  siblingsLead: false,
 };
 
 /** Collects the symbols of a Python syntax tree: classes, functions, methods and top-level or class-level assignments. */
@@ -16,19 +17,22 @@ export function collectPythonSymbols(root: Node, collector: SymbolCollector): vo
 function visitBlock(block: Node, collector: SymbolCollector, container: string | undefined, inClass: boolean): void {
   for (const statement of block.namedChildren) {
     if (!statement) continue;
-    let definition: Node | null = statement;
-    if (statement.type === "decorated_definition") definition = statement.childForFieldName("definition");
+    // Each node's type is read once: it is a call into the parser.
+    const statementType = statement.type;
+    const definition = statementType === "decorated_definition" ? statement.childForFieldName("definition") : statement;
     if (!definition) continue;
-    if (definition.type === "class_definition" || definition.type === "function_definition") {
-      const name = definition.childForFieldName("name")?.text;
+    const type = definition === statement ? statementType : definition.type;
+    if (type === "class_definition" || type === "function_definition") {
+      const nameNode = definition.childForFieldName("name");
+      const name = nameNode?.text;
       if (!name) continue;
       const body = definition.childForFieldName("body");
-      const isClass = definition.type === "class_definition";
+      const isClass = type === "class_definition";
       const kind: SymbolKind = isClass ? "class" : inClass ? (name === "__init__" ? "constructor" : "method") : "function";
       const doc = body ? docstring(body) : undefined;
-      const qualified = collector.add({ node: statement, name, nameNode: definition.childForFieldName("name"), kind, container, body, ...(doc ? { doc } : {}) });
+      const qualified = collector.add({ node: statement, name, nameNode, kind, container, body, ...(doc ? { doc } : {}) });
       if (isClass && body) visitBlock(body, collector, qualified, true);
-    } else if (statement.type === "expression_statement") {
+    } else if (statementType === "expression_statement") {
       const assignment = statement.namedChild(0);
       if (assignment?.type !== "assignment") continue;
       const left = assignment.childForFieldName("left");
