@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createNavTools, type NavOutline, type NavTools, type OutlineNode } from "../../src/nav/index.ts";
+import { extractSymbols } from "../../src/nav/extract-symbols.ts";
 import { buildFixtureRepo, type FixtureRepo } from "./fixture-repo.ts";
 
 let repo: FixtureRepo;
@@ -212,5 +213,19 @@ describe("nav_outline symbol trees", () => {
 
   test("languages without a grammar are outlined as empty, not guessed", async () => {
     expect(await nav.outline("README.md")).toEqual({ path: "README.md", language: "markdown", lines: 3, symbols: [] });
+  });
+});
+
+describe("signatures are one line without their opening `{`, `:` or `;`", () => {
+  test.each([
+    ["python", "def  f(\n\ta,\n    b\n) -> int :\n    pass\n", "f", "def f( a, b ) -> int"],
+    ["python", "def k(a, b):\n    pass\n", "k", "def k(a, b)"],
+    ["python", "class  Spaced ( Base ) :\n    pass\n", "Spaced", "class Spaced ( Base )"],
+    ["typescript", "function g(a: number)\u00a0\t{\n}\n", "g", "function g(a: number)"],
+    ["typescript", "interface Shape  {\r\n  area(): number;\r\n}\r\n", "Shape.area", "area(): number"],
+    ["c", "int h(void)  ;\n", "h", "int h(void)"],
+  ] as const)("%s: %j", async (grammar, source, name, signature) => {
+    const symbols = await extractSymbols(source, grammar);
+    expect(symbols.find((symbol) => symbol.name === name)?.signature).toBe(signature);
   });
 });
