@@ -29,8 +29,9 @@ function visitBlock(block: Node, collector: SymbolCollector, container: string |
       const body = definition.childForFieldName("body");
       const isClass = type === "class_definition";
       const kind: SymbolKind = isClass ? "class" : inClass ? (name === "__init__" ? "constructor" : "method") : "function";
-      const doc = body ? docstring(body) : undefined;
-      const qualified = collector.add({ node: statement, name, nameNode, kind, container, body, ...(doc ? { doc } : {}) });
+      const doc = body ? docstring(body, collector.source) : undefined;
+      // The signature starts at `def`, `async` or `class`, after any decorators.
+      const qualified = collector.add({ node: statement, name, nameNode, kind, container, body, signatureStart: definition.startIndex, ...(doc ? { doc } : {}) });
       if (isClass && body) visitBlock(body, collector, qualified, true);
     } else if (statementType === "expression_statement") {
       const assignment = statement.namedChild(0);
@@ -39,12 +40,18 @@ function visitBlock(block: Node, collector: SymbolCollector, container: string |
       if (left?.type !== "identifier") continue;
       const name = left.text;
       const kind: SymbolKind = inClass ? "property" : /^[A-Z][A-Z0-9_]*$/.test(name) ? "constant" : "variable";
-      collector.add({ node: statement, name, nameNode: left, kind, container });
+      collector.add({ node: statement, name, nameNode: left, kind, container, signatureStart: statement.startIndex });
     }
   }
 }
 
-function docstring(body: Node): string | undefined {
+// A string, with any prefix (`r`, `b`, `f`, `rb`, ...): only a body that starts so can start with a docstring.
+const STRING_START = /[A-Za-z]{0,2}["']/y;
+
+function docstring(body: Node, source: string): string | undefined {
+  // Read in the text first: most bodies start with code, and each question to the tree is a call into the parser.
+  STRING_START.lastIndex = body.startIndex;
+  if (!STRING_START.test(source)) return undefined;
   const first = body.namedChild(0);
   if (first?.type !== "expression_statement") return undefined;
   const string = first.namedChild(0);

@@ -229,3 +229,19 @@ describe("signatures are one line without their opening `{`, `:` or `;`", () => 
     expect(symbols.find((symbol) => symbol.name === name)?.signature).toBe(signature);
   });
 });
+
+describe("Python docstrings", () => {
+  test.each([
+    ["a plain docstring", 'def f():\n    """Does f."""\n    return 1\n', "Does f."],
+    ["a raw docstring", "def f():\n    r'''Matches \\d.'''\n", "Matches \\d."],
+    ["an f-string prefix in capitals", 'def f():\n    Rb"Bytes doc."\n', "Bytes doc."],
+    ["on the line of the signature", 'def f(): "One line."\n', "One line."],
+    ["a decorated class", '@dataclass\nclass C:\n    """A class."""\n    x: int = 0\n', "A class."],
+    ["code first", 'def f():\n    x = 1\n    """Not a docstring."""\n', undefined],
+    ["a comment first (comments are no statements)", 'def f():\n    # note\n    """After a comment."""\n', "After a comment."],
+    ["two strings side by side", 'def f():\n    "a" "b"\n', undefined],
+  ] as const)("%s", async (_label, source, doc) => {
+    const [symbol] = await extractSymbols(source, "python");
+    expect(symbol?.doc).toBe(doc);
+  });
+});
