@@ -116,13 +116,15 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     maxReadChars,
     searchFiles: (known) => index.searchFiles(known),
   };
+  // A tool's answer comes before the search workers' background reading of every file (see TextSearchEngine.foreground).
+  const foreground = <T>(work: () => Promise<T>) => engine.foreground(work);
   const nav = {
-    info: () => navInfo(context),
-    ls: (path = "") => navLs(context, path),
-    outline: (path: string) => navOutline(context, path),
-    read: (target: string, readOptions?: NavReadOptions) => navRead(context, target, readOptions),
-    search: (query: string, searchOptions?: NavSearchOptions) => navSearch(context, query, searchOptions),
-    refs: (name: string, refsOptions?: NavRefsOptions) => navRefs(context, name, refsOptions),
+    info: () => foreground(() => navInfo(context)),
+    ls: (path = "") => foreground(() => navLs(context, path)),
+    outline: (path: string) => foreground(() => navOutline(context, path)),
+    read: (target: string, readOptions?: NavReadOptions) => foreground(() => navRead(context, target, readOptions)),
+    search: (query: string, searchOptions?: NavSearchOptions) => foreground(() => navSearch(context, query, searchOptions)),
+    refs: (name: string, refsOptions?: NavRefsOptions) => foreground(() => navRefs(context, name, refsOptions)),
   };
   return {
     ...nav,

@@ -12,6 +12,9 @@ export const MAX_INDEX_WORKERS = 8;
 // and the workers stay evenly loaded to the end.
 const BATCH_BYTES = 256 * 1024;
 const BATCH_FILES = 64;
+// A small job's batches: at least this many per worker, of at least this many bytes.
+const BATCHES_PER_WORKER = 4;
+const MIN_BATCH_BYTES = 16 * 1024;
 // Batches kept in flight per worker, so a worker never waits for the main thread.
 const IN_FLIGHT = 2;
 
@@ -52,7 +55,7 @@ export async function analyzeInWorkers(
   maxFileBytes: number,
   onResult: (index: number, result: AnalysisResult) => void,
 ): Promise<void> {
-  const batches = makeBatches(tasks);
+  const batches = analysisBatches(tasks);
   if (batches.length === 0) return;
   const workerCount = Math.min(indexWorkerCount(), batches.length);
   const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
@@ -89,20 +92,28 @@ export async function analyzeInWorkers(
   }
 }
 
-// Groups task positions into batches of neighbouring files, bounded by bytes and count.
-function makeBatches(tasks: readonly AnalysisTask[]): number[][] {
-  const batches: number[][] = [];
+/**
+ * Groups task positions into batches of neighbouring files, bounded by bytes and count, the largest batches first
+ * (so that the last ones to be handed out are small and the workers finish together). A small job is cut finer,
+ * into several batches per worker, so that one worker is not left parsing a large batch while the others idle.
+ */
+export function analysisBatches(tasks: readonly AnalysisTask[], workers = indexWorkerCount()): number[][] {
+  const sizeOf = (index: number) => Math.min(tasks[index].file.size, BATCH_BYTES);
+  let total = 0;
+  for (let index = 0; index < tasks.length; index++) total += sizeOf(index);
+  const limit = Math.max(MIN_BATCH_BYTES, Math.min(BATCH_BYTES, Math.ceil(total / (workers * BATCHES_PER_WORKER))));
+  const batches: { readonly indexes: number[]; readonly bytes: number }[] = [];
   let current: number[] = [];
   let bytes = 0;
   for (let index = 0; index < tasks.length; index++) {
     current.push(index);
-    bytes += Math.min(tasks[index].file.size, BATCH_BYTES);
-    if (bytes >= BATCH_BYTES || current.length >= BATCH_FILES) {
-      batches.push(current);
+    bytes += sizeOf(index);
+    if (bytes >= limit || current.length >= BATCH_FILES) {
+      batches.push({ indexes: current, bytes });
       current = [];
       bytes = 0;
     }
   }
-  if (current.length > 0) batches.push(current);
-  return batches;
+  if (current.length > 0) batches.push({ indexes: current, bytes });
+  return batches.sort((a, b) => b.bytes - a.bytes).map((batch) => batch.indexes);
 }

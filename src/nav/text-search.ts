@@ -64,6 +64,9 @@ export class TextSearchEngine {
   #generation = 0;
   #queue: Promise<unknown> = Promise.resolve();
   readonly #cancels = new Set<() => void>();
+  // Calls of foreground() under way, and the background loads waiting for the last of them to end.
+  #foreground = 0;
+  #waitingLoads: (() => void)[] = [];
 
   /** @param workerCount - search workers to use (default: one per core, at most {@link MAX_SEARCH_WORKERS}) */
   constructor(timeoutMs: number, workerCount?: number) {
@@ -108,14 +111,34 @@ export class TextSearchEngine {
     this.#loadLater(files, request, learn, this.#generation);
   }
 
+  /**
+   * Runs `work`, which a caller waits for, before any background load: a load asked for meanwhile (after a
+   * search whose answer stands) starts once `work`, and every other call of this under way, has ended, so
+   * that reading every file does not take the cores from what the caller waits for (a nav tool parsing the
+   * files whose matches it names, say). Searches `work` makes run as usual.
+   */
+  async foreground<T>(work: () => Promise<T>): Promise<T> {
+    this.#foreground++;
+    try {
+      return await work();
+    } finally {
+      if (--this.#foreground === 0) for (const start of this.#waitingLoads.splice(0)) start();
+    }
+  }
+
   // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile. It starts
-  // on a later turn of the event loop: handing the workers their shares takes tens of milliseconds on this
-  // thread, which the caller would otherwise wait through before it gets its search's answer.
+  // on a later turn of the event loop (handing the workers their shares takes tens of milliseconds on this
+  // thread, which the caller would otherwise wait through before it gets its search's answer), and after any
+  // foreground work. It joins the queue only then, so the searches of that work never wait behind it.
   #loadLater(files: readonly SearchFile[], request: TextSearchRequest, learn: FilterSink | undefined, generation: number): void {
-    void this.#enqueue(async () => {
+    void (async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      if (generation === this.#generation) await this.#preload(files, { ...request, glob: undefined }, learn);
-    }, true);
+      if (this.#foreground > 0) await new Promise<void>((resolve) => this.#waitingLoads.push(resolve));
+      if (generation !== this.#generation) return;
+      await this.#enqueue(async () => {
+        if (generation === this.#generation) await this.#preload(files, { ...request, glob: undefined }, learn);
+      }, true);
+    })();
   }
 
   /**
