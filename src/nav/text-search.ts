@@ -64,7 +64,7 @@ export class TextSearchEngine {
   #generation = 0;
   #queue: Promise<unknown> = Promise.resolve();
   readonly #cancels = new Set<() => void>();
-  // Calls of foreground() under way, and the background loads waiting for the last of them to end.
+  // Calls of foreground() under way, and the background loads that join the queue when the last of them ends.
   #foreground = 0;
   #waitingLoads: (() => void)[] = [];
 
@@ -113,32 +113,32 @@ export class TextSearchEngine {
 
   /**
    * Runs `work`, which a caller waits for, before any background load: a load asked for meanwhile (after a
-   * search whose answer stands) starts once `work`, and every other call of this under way, has ended, so
-   * that reading every file does not take the cores from what the caller waits for (a nav tool parsing the
-   * files whose matches it names, say). Searches `work` makes run as usual.
+   * search whose answer stands) joins the search queue when `work`, and every other call of this under way,
+   * has ended (before anything the caller does next), so that reading every file does not take the cores
+   * from what the caller waits for (a nav tool parsing the files whose matches it names, say). The searches
+   * `work` makes run as usual, never behind that load.
    */
   async foreground<T>(work: () => Promise<T>): Promise<T> {
     this.#foreground++;
     try {
       return await work();
     } finally {
-      if (--this.#foreground === 0) for (const start of this.#waitingLoads.splice(0)) start();
+      if (--this.#foreground === 0) for (const load of this.#waitingLoads.splice(0)) load();
     }
   }
 
-  // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile. It starts
-  // on a later turn of the event loop (handing the workers their shares takes tens of milliseconds on this
-  // thread, which the caller would otherwise wait through before it gets its search's answer), and after any
-  // foreground work. It joins the queue only then, so the searches of that work never wait behind it.
+  // Every file is read, whatever the first search's glob; not if the engine was closed meanwhile. It joins the
+  // queue now, or once foreground work has ended, and starts on a later turn of the event loop: handing the
+  // workers their shares takes tens of milliseconds on this thread, which the caller would otherwise wait
+  // through before it gets its answer.
   #loadLater(files: readonly SearchFile[], request: TextSearchRequest, learn: FilterSink | undefined, generation: number): void {
-    void (async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (this.#foreground > 0) await new Promise<void>((resolve) => this.#waitingLoads.push(resolve));
-      if (generation !== this.#generation) return;
-      await this.#enqueue(async () => {
+    const load = () =>
+      void this.#enqueue(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
         if (generation === this.#generation) await this.#preload(files, { ...request, glob: undefined }, learn);
       }, true);
-    })();
+    if (this.#foreground > 0) this.#waitingLoads.push(load);
+    else load();
   }
 
   /**

@@ -62,6 +62,24 @@ test("the background load waits for foreground work, whose own searches do not w
   }
 });
 
+test("a load asked for during foreground work joins the queue as it ends, before the caller's next search", async () => {
+  const engine = new TextSearchEngine(10_000);
+  try {
+    await engine.foreground(async () => {
+      await engine.search(files, request);
+      // Past the turn of the event loop on which a load would otherwise start.
+      await new Promise((resolve) => setImmediate(resolve));
+      await sleep(20);
+    });
+    // Issued at once: it runs after the load, on the workers that now hold every text.
+    expect(await engine.search(files, request)).toMatchObject({ count: 10 });
+    expect(engine.lastRanOn).toBe("workers");
+    expect(engine.holdsTexts).toBe(true);
+  } finally {
+    await engine.close();
+  }
+});
+
 test("nested and overlapping foreground work: the load starts after the last of it", async () => {
   const engine = new TextSearchEngine(10_000);
   try {
