@@ -18,8 +18,6 @@ export interface Declaration {
   readonly body?: Node | null;
   /** A doc string found inside the declaration (Python docstrings). */
   readonly doc?: string;
-  /** Where the signature starts, when the extractor knows (else the first child of `node` that is no decoration or comment). */
-  readonly signatureStart?: number;
 }
 
 /** Per-language rules for what may precede a declaration and still belong to it. */
@@ -58,7 +56,7 @@ export class SymbolCollector {
     const container = declaration.container?.replace(/::/g, ".");
     const qualified = container ? `${container}.${name}` : name;
     const leading = this.#leading(node);
-    const signatureStart = declaration.signatureStart ?? firstNonDecoration(node, this.#rules.decorations);
+    const signatureStart = firstNonDecoration(node, this.#rules.decorations);
     const signatureEnd = body ? body.startIndex : node.endIndex;
     const doc = declaration.doc ?? leading.doc;
     const at = this.#namePosition(declaration, signatureStart, Math.max(signatureStart, signatureEnd));

@@ -30,8 +30,7 @@ function visitBlock(block: Node, collector: SymbolCollector, container: string |
       const isClass = type === "class_definition";
       const kind: SymbolKind = isClass ? "class" : inClass ? (name === "__init__" ? "constructor" : "method") : "function";
       const doc = body ? docstring(body, collector.source) : undefined;
-      // The signature starts at `def`, `async` or `class`, after any decorators.
-      const qualified = collector.add({ node: statement, name, nameNode, kind, container, body, signatureStart: definition.startIndex, ...(doc ? { doc } : {}) });
+      const qualified = collector.add({ node: statement, name, nameNode, kind, container, body, ...(doc ? { doc } : {}) });
       if (isClass && body) visitBlock(body, collector, qualified, true);
     } else if (statementType === "expression_statement") {
       const assignment = statement.namedChild(0);
@@ -40,13 +39,14 @@ function visitBlock(block: Node, collector: SymbolCollector, container: string |
       if (left?.type !== "identifier") continue;
       const name = left.text;
       const kind: SymbolKind = inClass ? "property" : /^[A-Z][A-Z0-9_]*$/.test(name) ? "constant" : "variable";
-      collector.add({ node: statement, name, nameNode: left, kind, container, signatureStart: statement.startIndex });
+      collector.add({ node: statement, name, nameNode: left, kind, container });
     }
   }
 }
 
-// A string, with any prefix (`r`, `b`, `f`, `rb`, ...): only a body that starts so can start with a docstring.
-const STRING_START = /[A-Za-z]{0,2}["']/y;
+// A string, with any prefix (`r`, `b`, `f`, `rb`, ...; the grammar takes a run of letters of any length): only a
+// body that starts so can start with a docstring.
+const STRING_START = /[A-Za-z]*["']/y;
 
 function docstring(body: Node, source: string): string | undefined {
   // Read in the text first: most bodies start with code, and each question to the tree is a call into the parser.

@@ -123,15 +123,23 @@ test("foreground work that fails still lets the load start, and answers with its
 
 test("an engine closed while a load waits for foreground work starts no workers after", async () => {
   const engine = new TextSearchEngine(10_000);
-  let finish!: () => void;
-  const work = engine.foreground(async () => {
-    await engine.search(files, request);
-    await new Promise<void>((resolve) => (finish = resolve));
-  });
-  while (!finish) await sleep(10);
-  await engine.close();
-  finish();
-  await work;
-  await sleep(1000);
-  expect(engine.holdsTexts).toBe(false);
+  try {
+    let searched!: () => void;
+    const searchedNow = new Promise<void>((resolve) => (searched = resolve));
+    let finish!: () => void;
+    const work = engine.foreground(async () => {
+      await engine.search(files, request);
+      searched();
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
+    // The search failing would fail the work: either settles first.
+    await within(Promise.race([searchedNow, work]), 10_000, "the search inside the foreground work");
+    await engine.close();
+    finish();
+    await work;
+    await sleep(1000);
+    expect(engine.holdsTexts).toBe(false);
+  } finally {
+    await engine.close();
+  }
 });

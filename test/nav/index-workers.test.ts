@@ -106,11 +106,11 @@ describe("the batches handed to the index workers", () => {
   const task = (size: number, at: number) => ({ absolute: `/r/f${at}`, file: { path: `f${at}`, size, mtimeMs: 0, ctimeMs: 0, dev: 1, ino: at + 1 } });
   test.for([
     // A first search's few files to name (26 files, 888 KB): several batches per worker, not four of 256 KB.
-    { label: "a few files, 2 workers", sizes: Array.from({ length: 26 }, (_, at) => (at === 25 ? 109_130 : 30_000)), workers: 2, atLeast: 6 },
+    { label: "a few files, 2 workers", sizes: Array.from({ length: 26 }, (_, at) => (at === 25 ? 109_130 : 30_000)), workers: 2, atLeast: 6, small: true },
     { label: "a whole index, 2 workers", sizes: Array.from({ length: 2000 }, (_, at) => 5_000 + (at % 7) * 3_000), workers: 2, atLeast: 40 },
     { label: "tiny files: at most 64 a batch", sizes: Array.from({ length: 300 }, () => 10), workers: 8, atLeast: 5 },
     { label: "one file", sizes: [1_000_000], workers: 2, atLeast: 1 },
-  ])("$label", ({ sizes, workers, atLeast }) => {
+  ])("$label", ({ sizes, workers, atLeast, small = false }) => {
     const tasks = sizes.map(task);
     const batches = analysisBatches(tasks, workers);
     expect(batches.length).toBeGreaterThanOrEqual(atLeast);
@@ -122,5 +122,10 @@ describe("the batches handed to the index workers", () => {
     for (let at = 1; at < bytes.length; at++) expect(bytes[at]).toBeLessThanOrEqual(bytes[at - 1]!);
     // A batch ends once it reaches its size: no batch holds more than its size plus one file.
     for (const [at, batch] of batches.entries()) expect(bytes[at]! - Math.min(sizes[batch.at(-1)!]!, 256 * 1024)).toBeLessThan(256 * 1024);
+    // A small job: no batch much over a quarter of a worker's share (plus the file that ends it).
+    if (small) {
+      const share = sizes.reduce((sum, size) => sum + size, 0) / (workers * 4);
+      for (const [at, batch] of batches.entries()) expect(bytes[at]! - sizes[batch.at(-1)!]!).toBeLessThan(share);
+    }
   });
 });

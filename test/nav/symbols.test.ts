@@ -224,6 +224,9 @@ describe("signatures are one line without their opening `{`, `:` or `;`", () => 
     ["typescript", "function g(a: number)\u00a0\t{\n}\n", "g", "function g(a: number)"],
     ["typescript", "interface Shape  {\r\n  area(): number;\r\n}\r\n", "Shape.area", "area(): number"],
     ["c", "int h(void)  ;\n", "h", "int h(void)"],
+    // Broken code, as the parser recovers it: what is not a decoration or a comment before the name belongs to the signature.
+    ["python", "@a\n@b(\ndef f(): pass\n", "f", "@b( def f()"],
+    ["python", "def #c\nname(a):\n  pass\n", "name", "name(a)"],
   ] as const)("%s: %j", async (grammar, source, name, signature) => {
     const symbols = await extractSymbols(source, grammar);
     expect(symbols.find((symbol) => symbol.name === name)?.signature).toBe(signature);
@@ -234,7 +237,8 @@ describe("Python docstrings", () => {
   test.each([
     ["a plain docstring", 'def f():\n    """Does f."""\n    return 1\n', "Does f."],
     ["a raw docstring", "def f():\n    r'''Matches \\d.'''\n", "Matches \\d."],
-    ["an f-string prefix in capitals", 'def f():\n    Rb"Bytes doc."\n', "Bytes doc."],
+    ["a two-letter prefix in capitals", 'def f():\n    Rb"Bytes doc."\n', "Bytes doc."],
+    ["a longer run of prefix letters, as the grammar takes it", 'def f():\n    rbf"doc"\n', "doc"],
     ["on the line of the signature", 'def f(): "One line."\n', "One line."],
     ["a decorated class", '@dataclass\nclass C:\n    """A class."""\n    x: int = 0\n', "A class."],
     ["code first", 'def f():\n    x = 1\n    """Not a docstring."""\n', undefined],
