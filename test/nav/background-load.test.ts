@@ -30,13 +30,30 @@ afterAll(async () => {
   if (root) await fs.rm(root, { recursive: true, force: true });
 });
 
+// Runs `test` with a new engine, and closes it whatever happens.
+async function withEngine(test: (engine: TextSearchEngine) => Promise<void>): Promise<void> {
+  const engine = new TextSearchEngine(10_000);
+  try {
+    await test(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+// Waits until the workers hold every text, for at most 10 s; `never` says what failed otherwise.
+async function loaded(engine: TextSearchEngine, never: string): Promise<void> {
+  for (let waited = 0; !engine.holdsTexts; waited += 50) {
+    expect(waited, never).toBeLessThan(10_000);
+    await sleep(50);
+  }
+}
+
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} did not settle within ${ms} ms`)))]);
 }
 
-test("the background load waits for foreground work, whose own searches do not wait for it", async () => {
-  const engine = new TextSearchEngine(10_000);
-  try {
+test("the background load waits for foreground work, whose own searches do not wait for it", () =>
+  withEngine(async (engine) => {
     await engine.foreground(async () => {
       const first = await engine.search(files, request);
       expect(first).toMatchObject({ count: 10 });
@@ -51,20 +68,13 @@ test("the background load waits for foreground work, whose own searches do not w
       expect(again).toMatchObject({ count: 10 });
     });
     // Then the load runs.
-    for (let waited = 0; !engine.holdsTexts; waited += 50) {
-      expect(waited, "the workers never read the files after the foreground work ended").toBeLessThan(10_000);
-      await sleep(50);
-    }
+    await loaded(engine, "the workers never read the files after the foreground work ended");
     expect(await engine.search(files, request)).toMatchObject({ count: 10 });
     expect(engine.lastRanOn).toBe("workers");
-  } finally {
-    await engine.close();
-  }
-});
+  }));
 
-test("a load asked for during foreground work joins the queue as it ends, before the caller's next search", async () => {
-  const engine = new TextSearchEngine(10_000);
-  try {
+test("a load asked for during foreground work joins the queue as it ends, before the caller's next search", () =>
+  withEngine(async (engine) => {
     await engine.foreground(async () => {
       await engine.search(files, request);
       // Past the turn of the event loop on which a load would otherwise start.
@@ -75,14 +85,10 @@ test("a load asked for during foreground work joins the queue as it ends, before
     expect(await engine.search(files, request)).toMatchObject({ count: 10 });
     expect(engine.lastRanOn).toBe("workers");
     expect(engine.holdsTexts).toBe(true);
-  } finally {
-    await engine.close();
-  }
-});
+  }));
 
-test("nested and overlapping foreground work: the load starts after the last of it", async () => {
-  const engine = new TextSearchEngine(10_000);
-  try {
+test("nested and overlapping foreground work: the load starts after the last of it", () =>
+  withEngine(async (engine) => {
     let releaseOther!: () => void;
     const other = engine.foreground(() => new Promise<void>((resolve) => (releaseOther = resolve)));
     await engine.foreground(async () => {
@@ -94,36 +100,22 @@ test("nested and overlapping foreground work: the load starts after the last of 
     expect(engine.holdsTexts).toBe(false);
     releaseOther();
     await other;
-    for (let waited = 0; !engine.holdsTexts; waited += 50) {
-      expect(waited, "the workers never read the files after the last foreground work ended").toBeLessThan(10_000);
-      await sleep(50);
-    }
-  } finally {
-    await engine.close();
-  }
-});
+    await loaded(engine, "the workers never read the files after the last foreground work ended");
+  }));
 
-test("foreground work that fails still lets the load start, and answers with its failure", async () => {
-  const engine = new TextSearchEngine(10_000);
-  try {
+test("foreground work that fails still lets the load start, and answers with its failure", () =>
+  withEngine(async (engine) => {
     await expect(
       engine.foreground(async () => {
         await engine.search(files, request);
         throw new Error("the tool failed");
       }),
     ).rejects.toThrow("the tool failed");
-    for (let waited = 0; !engine.holdsTexts; waited += 50) {
-      expect(waited, "the workers never read the files after the failed work").toBeLessThan(10_000);
-      await sleep(50);
-    }
-  } finally {
-    await engine.close();
-  }
-});
+    await loaded(engine, "the workers never read the files after the failed work");
+  }));
 
-test("an engine closed while a load waits for foreground work starts no workers after", async () => {
-  const engine = new TextSearchEngine(10_000);
-  try {
+test("an engine closed while a load waits for foreground work starts no workers after", () =>
+  withEngine(async (engine) => {
     let searched!: () => void;
     const searchedNow = new Promise<void>((resolve) => (searched = resolve));
     let finish!: () => void;
@@ -139,7 +131,4 @@ test("an engine closed while a load waits for foreground work starts no workers 
     await work;
     await sleep(1000);
     expect(engine.holdsTexts).toBe(false);
-  } finally {
-    await engine.close();
-  }
-});
+  }));
