@@ -136,11 +136,12 @@ function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { r
   }
   const nestedRepetition = hasNestedRepetition(out);
   // The pattern's runs, read once: the longest is `literal` (see requiredLiteral), those long enough are `literals`.
-  const runs = requiredRuns(pattern) ?? [];
+  const read = requiredRuns(pattern);
+  const runs = read ?? [];
   const literal = longestRun(runs);
   const literals = Object.freeze(runs.filter((run) => run.length >= MIN_LITERAL));
   const found = literal !== undefined && literal.length >= MIN_LITERAL ? { literal, literals } : { literals: [] };
-  const alternatives = Object.freeze(requiredAlternatives(pattern).map((group) => Object.freeze(group)));
+  const alternatives = Object.freeze(requiredAlternatives(pattern, read ?? null).map((group) => Object.freeze(group)));
   return caseSensitive
     ? { source: out, flags: "gm", foldedSource: out, nestedRepetition, ...found, alternatives }
     : { source: out, flags: "gim", foldedSource: folded, nestedRepetition, ...found, alternatives };

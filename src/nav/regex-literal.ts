@@ -101,12 +101,12 @@ export function requiredRuns(pattern: string): string[] | undefined {
  * two or more alternatives, each a run of ASCII letters, digits and `_` (`(os|sys)`, `(?:get|set)`), with no quantifier
  * after it that allows zero repetitions. Every line a match is in holds one of each group's alternatives (a search
  * may drop the others before it runs the pattern). Empty when there is none, or the pattern has a top-level `|` or an
- * escape that cannot be read (as {@link requiredRuns}).
+ * escape that cannot be read (as {@link requiredRuns}; `runs`, when given, is what that answers for `pattern`, with `null` for `undefined`).
  *
  * @example requiredAlternatives("import\\s+(os|sys)\\b") // [["os", "sys"]]
  */
-export function requiredAlternatives(pattern: string): string[][] {
-  if (requiredRuns(pattern) === undefined) return [];
+export function requiredAlternatives(pattern: string, runs: readonly string[] | null = requiredRuns(pattern) ?? null): string[][] {
+  if (runs === null) return [];
   const groups: string[][] = [];
   for (let index = 0; index < pattern.length; ) {
     const char = pattern[index]!;

@@ -184,3 +184,19 @@ describe("searchLiteral: what every matching line of a search holds", () => {
     expect(lineRegex(pattern, false)).toMatchObject({ flags: "gim" });
   });
 });
+
+describe("what a pattern's lines must hold (read once from the pattern)", () => {
+  test.each([
+    ["import\\s+(os|sys)\\b", ["import"], [["os", "sys"]]],
+    ["^\\s*class\\s+\\w+Error\\b", ["class", "Error"], []],
+    // A top-level `|`: nothing is required of every line.
+    ["import os|from (re|ast)", [], []],
+    // A group that may be skipped requires nothing.
+    ["def (get|set)?_\\w+", ["def "], []],
+  ] as const)("%s", (pattern, literals, alternatives) => {
+    const read = lineRegex(pattern, true);
+    if ("error" in read) throw new Error(read.error);
+    expect(read.literals).toEqual(literals);
+    expect(read.alternatives).toEqual(alternatives);
+  });
+});
