@@ -12,7 +12,7 @@ export const MAX_INDEX_WORKERS = 8;
 // and the workers stay evenly loaded to the end.
 const BATCH_BYTES = 256 * 1024;
 const BATCH_FILES = 64;
-// A small job's batches: at least this many per worker, of at least this many bytes.
+// A small job's batches: about this many per worker (a quarter of a worker's share each), of at least this many bytes.
 const BATCHES_PER_WORKER = 4;
 const MIN_BATCH_BYTES = 16 * 1024;
 // Batches kept in flight per worker, so a worker never waits for the main thread.

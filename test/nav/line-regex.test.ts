@@ -189,6 +189,8 @@ describe("what a pattern's lines must hold (read once from the pattern)", () => 
   test.each([
     ["import\\s+(os|sys)\\b", ["import"], [["os", "sys"]]],
     ["^\\s*class\\s+\\w+Error\\b", ["class", "Error"], []],
+    // No run of plain characters outside the group, and still a group every match goes through.
+    ["\\b(os|sys)\\b", [], [["os", "sys"]]],
     // A top-level `|`: nothing is required of every line.
     ["import os|from (re|ast)", [], []],
     // A group that may be skipped requires nothing.
