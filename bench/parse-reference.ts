@@ -18,7 +18,8 @@ import { looksBinary } from "../dist/src/nav/file-rules.js";
 import { grammarParser } from "../dist/src/nav/grammars.js";
 import { indexWorkerCount } from "../dist/src/nav/index-workers.js";
 import { detectLanguage, detectTextLanguage, needsShebang } from "../dist/src/nav/languages.js";
-import { walkRepository } from "../dist/src/nav/repo-walk.js";
+import type { GrammarName } from "../dist/src/nav/languages.js";
+import { walkRepository, type WalkedFile } from "../dist/src/nav/repo-walk.js";
 
 /** What the parse took: the slowest share's time (from its walk to its last parse), and what all shares parsed. */
 export interface ParseReference {
@@ -56,32 +57,40 @@ function runShare(root: string, part: number, parts: number): Promise<Share> {
   });
 }
 
-// One share: the walk (as an index's), then every `parts`-th file an index would parse (see analyzeFile in
-// src/nav/file-analysis.ts: under the size limit, not binary, a grammar by its name or its shebang), read and parsed.
+/**
+ * The grammar an index parses a walked file with, and its bytes; undefined for a file it does not parse (see
+ * analyzeFile in src/nav/file-analysis.ts: under the size limit, not binary, a grammar by its name or its
+ * shebang) or one gone since the walk. A file whose name gives no grammar and cannot be decided by its first
+ * line is not read.
+ */
+export function parsedAs(root: string, file: WalkedFile): { grammar: GrammarName; buffer: Buffer; text: string } | undefined {
+  if (file.size > DEFAULT_MAX_FILE_BYTES) return undefined;
+  if (!needsShebang(file.path) && !detectLanguage(file.path)?.grammar) return undefined;
+  let buffer: Buffer;
+  try {
+    buffer = readFileSync(path.join(root, file.path));
+  } catch {
+    // Gone since the walk: an index finds it so too.
+    return undefined;
+  }
+  if (looksBinary(buffer)) return undefined;
+  const text = buffer.toString("utf8");
+  const grammar = detectTextLanguage(file.path, text)?.grammar;
+  return grammar ? { grammar, buffer, text } : undefined;
+}
+
+// One share: the walk (as an index's), then every `parts`-th file an index would parse, read and parsed.
 async function share(root: string, part: number, parts: number): Promise<Share> {
   const started = performance.now();
   const walked = walkRepository(root).files;
   let files = 0;
   let bytes = 0;
   for (let index = part; index < walked.length; index += parts) {
-    const file = walked[index]!;
-    if (file.size > DEFAULT_MAX_FILE_BYTES) continue;
-    // A file whose name gives no grammar and cannot be decided by its first line is not read.
-    if (!needsShebang(file.path) && !detectLanguage(file.path)?.grammar) continue;
-    let buffer: Buffer;
-    try {
-      buffer = readFileSync(path.join(root, file.path));
-    } catch {
-      // Gone since the walk: an index finds it so too.
-      continue;
-    }
-    if (looksBinary(buffer)) continue;
-    const text = buffer.toString("utf8");
-    const grammar = detectTextLanguage(file.path, text)?.grammar;
-    if (!grammar) continue;
-    (await grammarParser(grammar)).parse(text)?.delete();
+    const parsed = parsedAs(root, walked[index]!);
+    if (!parsed) continue;
+    (await grammarParser(parsed.grammar)).parse(parsed.text)?.delete();
     files++;
-    bytes += buffer.length;
+    bytes += parsed.buffer.length;
   }
   return { ms: performance.now() - started, files, bytes };
 }
