@@ -166,6 +166,17 @@ export class ReadRule {
   }
 
   /**
+   * Forgets what the rule read of the ignore files, so that it reads them again as they are now when it next
+   * needs them (an index whose watch saw a `.gitignore` change, say).
+   */
+  forgetIgnoreFiles(): void {
+    this.#ignores.clear();
+    this.#chains.clear();
+    this.#outside = undefined;
+    this.#firstReadAt = undefined;
+  }
+
+  /**
    * When the rule first took in what a folder's ignore files say (`Date.now()` time), or `undefined`
    * if it has not yet: it keeps what it read, so a walk under it sees the ignore files as they were then.
    */

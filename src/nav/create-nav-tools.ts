@@ -49,6 +49,13 @@ export interface NavToolsOptions {
    * {@link ReadRuleOptions.repositoryRoot}). Default: `repo` itself.
    */
   readonly repositoryRoot?: string;
+  /**
+   * Whether the tools watch the repository's folders once they have answered (one `fs.watch` each), so that a
+   * long-lived process sees files written, added, removed or renamed, and `.gitignore` changes, at its next
+   * call. Default true; with false, what the first walk listed stands until the tools are made again, and only
+   * the tools that read a file state it again.
+   */
+  readonly watch?: boolean;
 }
 
 /** The six navigation tools over one repository, usable by a session or directly. */
@@ -95,6 +102,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     searchTimeoutMs = DEFAULT_SEARCH_TIMEOUT_MS,
     secretFiles,
     repositoryRoot,
+    watch = true,
   } = options;
   let root: string;
   try {
@@ -106,7 +114,7 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
   // Both real paths, so that the one holds the other as the file system has it.
   const outer = repositoryRoot === undefined ? undefined : await fs.realpath(repositoryRoot);
   const readRule = new ReadRule(root, { ...(secretFiles !== undefined ? { secretFiles } : {}), ...(outer !== undefined ? { repositoryRoot: outer } : {}) });
-  const index = new RepositoryIndex(root, { cacheDir, maxFileBytes, readRule });
+  const index = new RepositoryIndex(root, { cacheDir, maxFileBytes, readRule, watch });
   const engine = new TextSearchEngine(searchTimeoutMs);
   const context: NavContext = {
     index,
@@ -117,7 +125,16 @@ export async function createNavTools(repo: string, options: NavToolsOptions = {}
     searchFiles: (known) => index.searchFiles(known),
   };
   // A tool's answer comes before the search workers' background reading of every file (see TextSearchEngine.foreground).
-  const foreground = <T>(work: () => Promise<T>) => engine.foreground(work);
+  // Each call first takes in what changed in the repository since the last (see RepositoryIndex.watchSoon).
+  const foreground = <T>(work: () => Promise<T>) =>
+    engine.foreground(async () => {
+      await index.refresh();
+      try {
+        return await work();
+      } finally {
+        index.watchSoon();
+      }
+    });
   const nav = {
     info: () => foreground(() => navInfo(context)),
     ls: (path = "") => foreground(() => navLs(context, path)),

@@ -124,6 +124,8 @@ function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { r
       out += group;
       folded += group;
       index += group.length;
+    } else if (char === "(" && pattern[index + 1] === "?" && /[A-Za-z-]/.test(pattern[index + 2] ?? "")) {
+      return { error: `inline flags and groups such as ${pattern.slice(index, index + 3)}…) are not supported: ${UNSUPPORTED_HINT}; ask for case with the caseSensitive option, and name a group as (?<name>…)` };
     } else if (char === "(" && pattern[index + 1] === "?" && (pattern[index + 2] === "=" || pattern[index + 2] === "!" || (pattern[index + 2] === "<" && (pattern[index + 3] === "=" || pattern[index + 3] === "!")))) {
       return { error: `lookaround such as ${pattern.slice(index, index + (pattern[index + 2] === "<" ? 4 : 3))}...) is not supported: ${UNSUPPORTED_HINT}; match the surrounding text instead` };
     } else if (char === "\n") {
@@ -177,14 +179,14 @@ function hasNestedRepetition(source: string): boolean {
 }
 
 
-// An ASCII letter as a class of both its cases; anything else as written.
+// A character as a class of every character the `i` flag takes as the same (see caseMates); anything else as written.
 function foldChar(text: string, codePoint: number | undefined): string {
-  if (codePoint === undefined || !/^[A-Za-z]$/.test(String.fromCharCode(codePoint))) return text;
-  const letter = String.fromCharCode(codePoint);
-  return `[${letter.toLowerCase()}${letter.toUpperCase()}]`;
+  if (codePoint === undefined) return text;
+  const mates = caseMates(codePoint);
+  return mates.length === 0 ? text : `[${text}${mates.map(classChar).join("")}]`;
 }
 
-// The other-case counterparts of the ASCII letters in [lower, upper], as class ranges.
+// The characters the `i` flag takes as the same as one in [lower, upper] and that are not in it, for a class.
 function otherCase(lower: number, upper: number): string {
   let extra = "";
   const add = (from: number, to: number, shift: number) => {
@@ -194,7 +196,64 @@ function otherCase(lower: number, upper: number): string {
   };
   add(0x61, 0x7a, -0x20);
   add(0x41, 0x5a, 0x20);
+  // Beyond ASCII, one by one (a class's range there is short, or spans only the few letters there are).
+  for (let unit = Math.max(lower, 0x80); unit <= Math.min(upper, 0xffff); unit++) {
+    for (const mate of caseMates(unit)) if (mate < lower || mate > upper) extra += classChar(mate);
+  }
   return extra;
+}
+
+// A code unit as written in a class.
+function classChar(unit: number): string {
+  return `\\u${unit.toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * The other characters that a pattern with the `i` flag (and no `u`) matches for `unit`: those with the
+ * same canonical form (ECMAScript's Canonicalize: the character's upper case when that is one code unit,
+ * and not ASCII for a character beyond it). Found once for all code units, on first need beyond ASCII.
+ */
+function caseMates(unit: number): readonly number[] {
+  if (unit < 0x80) {
+    const lower = unit | 0x20;
+    return lower >= 0x61 && lower <= 0x7a ? [unit ^ 0x20] : [];
+  }
+  if (unit > 0xffff) return [];
+  mateClasses ??= findMateClasses();
+  return (mateClasses.get(unit) ?? []).filter((mate) => mate !== unit);
+}
+
+let mateClasses: Map<number, readonly number[]> | undefined;
+
+// The characters beyond ASCII whose case can change (the only ones with a mate), found by one regex run over
+// every code unit rather than a case mapping of each (10 ms, not 70); grouped by canonical form.
+function findMateClasses(): Map<number, readonly number[]> {
+  const units = new Uint16Array(0x10000 - 0x80 - 0x800);
+  for (let unit = 0x80, at = 0; unit <= 0xffff; unit++) if (unit < 0xd800 || unit > 0xdfff) units[at++] = unit;
+  const text = new TextDecoder("utf-16le").decode(units);
+  const groups = new Map<number, Set<number>>();
+  const join = (canonical: number, unit: number) => {
+    let group = groups.get(canonical);
+    if (!group) groups.set(canonical, (group = new Set()));
+    group.add(unit);
+  };
+  for (const match of text.matchAll(/[\p{Changes_When_Uppercased}\p{Changes_When_Lowercased}]/gu)) {
+    const unit = match[0].charCodeAt(0);
+    const canonical = canonicalize(unit);
+    join(canonical, unit);
+    // The canonical form is its own mate too (whether or not its own case can change).
+    if (canonical !== unit && canonicalize(canonical) === canonical) join(canonical, canonical);
+  }
+  const classes = new Map<number, readonly number[]>();
+  for (const group of groups.values()) if (group.size > 1) for (const member of group) classes.set(member, [...group]);
+  return classes;
+}
+
+function canonicalize(unit: number): number {
+  const upper = String.fromCharCode(unit).toUpperCase();
+  if (upper.length !== 1) return unit;
+  const canonical = upper.charCodeAt(0);
+  return unit >= 0x80 && canonical < 0x80 ? unit : canonical;
 }
 
 function newlineError(what: string): { error: string } {
@@ -213,11 +272,14 @@ function readClass(pattern: string, index: number): { text: string; folded: stri
   let previous: { text: string; codePoint: number } | undefined;
   while (position < pattern.length && pattern[position] !== "]") {
     let atom: { text: string; codePoint?: number };
+    if (pattern[position] === "[" && /^\[:\^?[a-z]+:\]/.test(pattern.slice(position))) {
+      return { error: `POSIX classes such as ${/^\[:\^?[a-z]+:\]/.exec(pattern.slice(position))![0]} are not supported: ${UNSUPPORTED_HINT}; spell the class ([A-Za-z], [0-9]) or use \\w, \\d, \\s` };
+    }
     if (pattern[position] === "\\") {
       const escape = readEscape(pattern, position);
       if ("error" in escape) return escape;
-      // Inside a class \b is a backspace and digits are octal escapes, not backreferences.
-      atom = escape;
+      // Inside a class \b is a backspace (and digits are octal escapes, not backreferences).
+      atom = escape.text === "\\b" ? { text: escape.text, codePoint: 8 } : escape;
     } else {
       atom = { text: pattern[position], codePoint: pattern.codePointAt(position) };
     }

@@ -10,10 +10,10 @@ import { DEFAULT_SEARCH_LIMIT, searchWhileWalking } from "./nav-search.ts";
 import { resolveInside } from "./path-safety.ts";
 import { referenceAt, type ReferenceSite } from "./reference-sites.ts";
 import { normalizeSymbolName, plainName, splitQualified } from "./symbol-names.ts";
+import { lineText as searchLineText } from "./text-scan.ts";
 
 // How many lines the text search may hand over; files are found through them, so this bounds the work of one call.
 const CANDIDATE_LINES = 200_000;
-const LINE_TEXT_MAX = 300;
 const IDENTIFIER = /^#?[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 /**
@@ -106,12 +106,8 @@ function isWordChar(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36 || code > 127;
 }
 
+// The text a reference shows of its line, cut as a search's is (see text-scan.ts).
 function lineText(text: string, lineStart: number, position: number): string {
   const newline = text.indexOf("\n", lineStart);
-  let end = newline === -1 ? text.length : newline;
-  if (end > lineStart && text.charCodeAt(end - 1) === 13) end--;
-  if (end - lineStart <= LINE_TEXT_MAX) return text.slice(lineStart, end);
-  const from = Math.max(lineStart, position - LINE_TEXT_MAX / 3);
-  const to = Math.min(end, from + LINE_TEXT_MAX);
-  return `${from > lineStart ? "…" : ""}${text.slice(from, to)}${to < end ? "…" : ""}`;
+  return searchLineText(text, lineStart, newline === -1 ? text.length : newline, position);
 }

@@ -25,13 +25,14 @@ export async function navSearch(context: NavContext, query: string, options: Nav
   if (query.length === 0) return { error: "the query is empty; pass the text (or with { regex: true } the pattern) to look for" };
   if (!Number.isInteger(limit) || limit < 1) return { error: `limit must be a whole number from 1, got ${limit}` };
   if (regex) {
+    // What a line-oriented search cannot run is told first (an inline flag is also not valid JavaScript, say).
+    const lineOriented = lineRegex(query, caseSensitive);
+    if ("error" in lineOriented) return { error: lineOriented.error };
     try {
       new RegExp(query);
     } catch (error) {
       return { error: `invalid regular expression: ${(error as Error).message}` };
     }
-    const lineOriented = lineRegex(query, caseSensitive);
-    if ("error" in lineOriented) return { error: lineOriented.error };
   }
   const request = { root: context.index.root, query, regex, caseSensitive, limit, maxFileBytes: context.maxFileBytes, ...(glob ? { glob } : {}) };
   if (symbols) return searchSymbols(context, request, glob);

@@ -29,6 +29,16 @@ export function readEscape(pattern: string, index: number): Escape | { error: st
   if (next === "c" && /^[a-zA-Z]$/.test(pattern[index + 2] ?? "")) {
     return { text: pattern.slice(index, index + 3), codePoint: pattern.charCodeAt(index + 2) % 32 };
   }
+  // What ripgrep reads as a class or an anchor, and a pattern here would take as a plain letter.
+  if ((next === "x" || next === "u") && pattern[index + 2] === "{") {
+    return { error: `\\${next}{…} escapes are not supported: write the character itself, or \\xHH or \\uHHHH` };
+  }
+  if (next === "p" || next === "P") {
+    return { error: `Unicode property classes (\\${next}{…}) are not supported: ${UNSUPPORTED_HINT}; spell the characters in a class ([A-Za-zÀ-ÿ]) or use \\w` };
+  }
+  if (next === "A" || next === "z" || next === "Z") {
+    return { error: `\\${next} (the ${next === "A" ? "start" : "end"} of the text) is not supported: each line is matched alone, so use ${next === "A" ? "^" : "$"}` };
+  }
   if (/[1-9]/.test(next) || (next === "k" && pattern[index + 2] === "<")) {
     return { error: `backreferences (${next === "k" ? "\\k<name>" : `\\${next}`}) are not supported: ${UNSUPPORTED_HINT}` };
   }

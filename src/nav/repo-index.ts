@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import type { FileRecord } from "./file-analysis.ts";
 import { FileAnalyses, PARALLEL_FROM_FILES } from "./file-analyses.ts";
 import type { IndexCache } from "./index-cache.ts";
@@ -8,9 +7,10 @@ import type { WalkedFile } from "./repo-walk.ts";
 import { FirstWalk, PARALLEL_WALK_FROM_FILES, type WalkState } from "./walk-state.ts";
 import type { KnownStats } from "./walk-listing.ts";
 import { pathUnder, type SearchFile } from "./text-scan.ts";
-import { leadsOutside } from "./path-safety.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
 import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf, type TrigramTest } from "./index-filters.ts";
+import { LaterWatch, watchWalk } from "./repo-watch.ts";
+import { restatListed } from "./restat-listed.ts";
 
 /** Options of {@link RepositoryIndex}. */
 export interface RepositoryIndexOptions {
@@ -22,6 +22,8 @@ export interface RepositoryIndexOptions {
   readonly readRule?: ReadRule;
   /** From how many files in the disk cache a worker thread walks part of the repository (default 10,000). */
   readonly parallelWalkFromFiles?: number;
+  /** Whether {@link RepositoryIndex.watchSoon} watches the repository's folders for changes (default true). */
+  readonly watch?: boolean;
 }
 
 /** Counters that show how the index was filled. */
@@ -44,6 +46,9 @@ export class RepositoryIndex {
   readonly root: string;
   readonly #rule: ReadRule;
   #walk: WalkState | undefined;
+  // True once the repository was walked in this process (a walk dropped by a change is made again).
+  #walked = false;
+  readonly #watch: LaterWatch;
   readonly #firstWalk: FirstWalk;
   readonly #store: IndexStore;
   readonly #analyses: FileAnalyses;
@@ -58,6 +63,7 @@ export class RepositoryIndex {
   constructor(root: string, options: RepositoryIndexOptions) {
     this.root = root;
     this.#rule = options.readRule ?? new ReadRule(root);
+    this.#watch = new LaterWatch(options.watch ?? true, () => watchWalk(root, this.#rule, () => this.#walk));
     const parallelFrom = options.parallelWalkFromFiles ?? PARALLEL_WALK_FROM_FILES;
     this.#store = new IndexStore(options.cacheDir, root, options.maxFileBytes, this.#rule.secretFiles, parallelFrom);
     // RLMKIT_WALK_LISTING=0: every first walk lists every folder (for a file system whose folders' times do not follow their entries).
@@ -109,7 +115,7 @@ export class RepositoryIndex {
    * what it found.
    */
   async cachedSearchFiles(): Promise<{ readonly files: SearchFile[]; readonly complete: boolean } | undefined> {
-    if (this.#walk || !this.#store.enabled) return undefined;
+    if (this.#walked || !this.#store.enabled) return undefined;
     const files = cachedFileList(await this.#loadCacheContents(), this.#rule.secretFiles);
     return files && { files, complete: files.length === this.#store.lastWalkFiles() };
   }
@@ -137,7 +143,7 @@ export class RepositoryIndex {
    * the test passes.
    */
   async trigramTest(trigrams: Uint32Array): Promise<TrigramTest> {
-    const walkedBefore = this.#walk !== undefined;
+    const walkedBefore = this.#walked;
     const known = knownFileOf(this.#analyses.records, this.#filters, await this.#loadCacheContents());
     return trigramTestOf(known, trigrams, walkedBefore ? (file) => this.absolute(file.path) : undefined);
   }
@@ -155,21 +161,31 @@ export class RepositoryIndex {
    * workers re-check sizes as they read).
    */
   async record(relative: string, recheck = true): Promise<FileRecord | undefined> {
-    const walk = this.#ensureWalk();
-    const known = walk.files.get(relative);
+    const known = this.#ensureWalk().files.get(relative);
     if (!known) return undefined;
     const current = recheck ? this.#restat(relative, known) : known;
-    if (current !== known) {
-      // Changed since the walk: it may now be a link to what the rule refuses (a checkout that turned it into
-      // a link to `.env`) or to a file outside the root, whose analysis would show the target's symbols. The
-      // rule follows it first; a file it refuses, or that leads out, is no longer listed, so no later search reads it either.
-      const refused = this.#rule.refusal(relative) !== undefined || leadsOutside(this.root, this.absolute(relative));
-      if (refused) walk.files.delete(relative);
-      else walk.files.set(current);
-      this.#searchFiles = undefined;
-      if (refused) return undefined;
+    return current ? this.#analyses.analyze(current) : undefined;
+  }
+
+  /**
+   * Once walked, watches the repository's folders from a later turn of the event loop (see repo-watch.ts), so that
+   * {@link refresh} finds what changed and a long-lived process (an MCP server) answers from the repository as it is.
+   */
+  watchSoon(): void {
+    if (this.#walk) this.#watch.soon();
+  }
+
+  /** Takes in what the watch saw change (see {@link watchSoon}): changed files are stated again; new entries or ignore rules make a new walk. */
+  async refresh(): Promise<void> {
+    const changes = await this.#watch.changes();
+    const walk = this.#walk;
+    if (!changes || !walk) return;
+    if (changes.ignores) this.#rule.forgetIgnoreFiles();
+    if (changes.listing) return this.#forgetWalk();
+    for (const relative of changes.files) {
+      const known = walk.files.get(relative);
+      if (known) this.#restat(relative, known);
     }
-    return this.#analyses.analyze(current);
   }
 
   /**
@@ -257,7 +273,7 @@ export class RepositoryIndex {
 
   /** How the index was filled so far. */
   stats(): IndexStats {
-    return { files: this.#walk?.files.size ?? 0, analyzed: this.#analyses.analyzed, fromCache: this.#analyses.fromCache };
+    return { files: this.#walked ? this.#ensureWalk().files.size : 0, analyzed: this.#analyses.analyzed, fromCache: this.#analyses.fromCache };
   }
 
   /**
@@ -266,6 +282,7 @@ export class RepositoryIndex {
    * before are then unavailable.
    */
   async close(): Promise<void> {
+    this.#watch.close();
     this.#firstWalk.cancel();
     await this.flush();
     await this.#store.close();
@@ -282,18 +299,24 @@ export class RepositoryIndex {
     if (this.#walk) return this.#walk;
     // A walk that comes before the cache is read (a first `nav_read`, say) shares the work as the hint says too.
     this.#firstWalk.startAhead(() => this.#store.walkHint());
-    return (this.#walk = this.#firstWalk.walk(this.#store.loaded(), known));
+    this.#walk = this.#firstWalk.walk(this.#store.loaded(), known);
+    this.#walked = true;
+    this.#watch.follow(this.#walk.folders);
+    return this.#walk;
   }
 
-  #restat(relative: string, known: WalkedFile): WalkedFile {
-    try {
-      const stat = fs.statSync(this.absolute(relative));
-      // The same times and size may be another file's (one written in the same tick of the clock): the identity tells.
-      if (sameVersion(known, stat) && stat.dev === known.dev && stat.ino === known.ino) return known;
-      return { path: relative, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, dev: stat.dev, ino: stat.ino };
-    } catch {
-      return known;
-    }
+  // The walk is made again on next use, as the first was (from a kept listing when it still holds).
+  #forgetWalk(): void {
+    this.#walk = undefined;
+    this.#searchFiles = undefined;
+  }
+
+  // A listed file stated again (see restatListed); a new version makes a new search list, and what is no longer a file a new walk.
+  #restat(relative: string, known: WalkedFile): WalkedFile | undefined {
+    const current = restatListed(this.root, this.#rule, this.#walk!.files, relative, known);
+    if (current !== known) this.#searchFiles = undefined;
+    if (current === null) this.#forgetWalk();
+    return current ?? undefined;
   }
 
   async #loadCache(): Promise<ReadonlyMap<string, FileRecord>> {

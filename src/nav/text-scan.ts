@@ -202,7 +202,14 @@ export function lineText(text: string, lineStart: number, lineEnd: number, posit
   let end = lineEnd;
   if (end > lineStart && text.charCodeAt(end - 1) === 13) end--;
   if (end - lineStart <= LINE_TEXT_MAX) return text.slice(lineStart, end);
-  const from = Math.max(lineStart, position - LINE_TEXT_MAX / 3);
-  const to = Math.min(end, from + LINE_TEXT_MAX);
+  let from = Math.max(lineStart, position - LINE_TEXT_MAX / 3);
+  let to = Math.min(end, from + LINE_TEXT_MAX);
+  // Never between the two halves of a character beyond the Basic Multilingual Plane (an emoji, say).
+  if (from > lineStart && isLowSurrogate(text.charCodeAt(from))) from++;
+  if (to < end && isLowSurrogate(text.charCodeAt(to))) to--;
   return `${from > lineStart ? "…" : ""}${text.slice(from, to)}${to < end ? "…" : ""}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

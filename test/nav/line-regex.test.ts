@@ -26,6 +26,10 @@ const ERRORS_PY = [
   "",
 ].join("\n");
 
+// Letters beyond ASCII in both cases, for case-insensitive patterns on the linear engine (which has no `i` flag).
+// (One letter beyond ASCII to a line at most: JavaScript's \W takes them as non-word characters, ripgrep's does not.)
+const ACCENTS_TXT = ["É", "é", "e", "CAFÉ", "café", "Á", "á", "a", "Σ", "σ", "ς", "ÀxxÄ", "Bx", "\bx", ""].join("\n");
+
 let base: string;
 let root: string;
 let nav: NavTools;
@@ -37,6 +41,7 @@ beforeAll(async () => {
   await fs.cp(FIXTURE_SOURCE, root, { recursive: true });
   await fs.rm(path.join(root, ".gitignore"));
   await fs.writeFile(path.join(root, "py", "errors.py"), ERRORS_PY);
+  await fs.writeFile(path.join(root, "accents.txt"), ACCENTS_TXT);
   nav = await createNavTools(root, { cacheDir: false, searchTimeoutMs: 4000 });
 });
 
@@ -96,6 +101,10 @@ const PATTERNS: [string, string, boolean][] = [
   ["empty-matching pattern (every line)", String.raw`x*`, true],
   ["nested repetition (runs on the linear engine)", String.raw`^(\s*\w+)+:`, true],
   ["nested repetition, case-insensitive", String.raw`(r[a-z]+)+y`, false],
+  ["nested repetition, case-insensitive, a letter beyond ASCII", String.raw`(é+)+`, false],
+  ["nested repetition, case-insensitive, a word beyond ASCII", String.raw`(caf(é|e))+`, false],
+  ["nested repetition, case-insensitive, a range beyond ASCII", String.raw`([à-ä]x*)+`, false],
+  ["nested repetition, case-insensitive, the three Greek sigmas", String.raw`(σ+)+`, false],
   // Patterns with a required literal: the lines that hold it are found first, then the pattern runs on each.
   ["a literal found first, the match starting before it", String.raw`\w+Error\b`, true],
   ["a literal found first, case-insensitive", String.raw`^\s*CLASS\s+\w+error\b`, false],
@@ -135,9 +144,24 @@ describe("constructs a line-oriented, linear-time search refuses", () => {
     ["a lookahead", String.raw`retry(?=\()`, "lookaround such as (?=...) is not supported"],
     ["a negative lookbehind", String.raw`(?<!\.)retry`, "lookaround such as (?<!...) is not supported"],
     ["a line break", String.raw`:\n\s+pass`, "the pattern names a line break (\\n)"],
+    // What ripgrep reads as a class, an anchor or a flag, and a JavaScript pattern would read as plain letters.
+    ["a Unicode property class", String.raw`\p{L}+`, "Unicode property classes (\\p{…}) are not supported"],
+    ["a short Unicode property class", String.raw`\pL`, "Unicode property classes (\\p{…}) are not supported"],
+    ["a braced hexadecimal escape", String.raw`\x{41}`, "\\x{…} escapes are not supported"],
+    ["a braced Unicode escape", String.raw`caf\u{e9}`, "\\u{…} escapes are not supported"],
+    ["the start of the text", String.raw`\Aimport`, "\\A (the start of the text) is not supported"],
+    ["the end of the text", String.raw`pass\z`, "\\z (the end of the text) is not supported"],
+    ["a POSIX class", String.raw`[[:alpha:]]+`, "POSIX classes such as [:alpha:] are not supported"],
+    ["an inline flag", String.raw`(?i)retry`, "inline flags and groups such as (?i…) are not supported"],
+    ["a Python-style named group", String.raw`(?P<name>\w+)`, "inline flags and groups such as (?P…) are not supported"],
   ];
   test.each(REFUSED)("%s", async (_label, pattern, message) => {
     expect(await nav.search(pattern, { regex: true })).toEqual({ error: expect.stringContaining(message) });
+  });
+
+  test("[\\b] in a class is a backspace, in any case, on the linear engine too (ripgrep refuses it)", async () => {
+    expect(await navLines(String.raw`([\b]x*)+`, false)).toEqual(await expectedLines(String.raw`[\b]`, false));
+    expect(await navLines(String.raw`([\b]x*)+`, false)).toEqual(["accents.txt:14"]);
   });
 
   test("a line feed inside a class is dropped (the class matches the rest), as ripgrep does", async () => {
@@ -200,5 +224,30 @@ describe("what a pattern's lines must hold (read once from the pattern)", () => 
     if ("error" in read) throw new Error(read.error);
     expect(read.literals).toEqual(literals);
     expect(read.alternatives).toEqual(alternatives);
+  });
+});
+
+describe("a long line's text", () => {
+  test("is cut around the match, never between the two halves of a character beyond the Basic Multilingual Plane", async () => {
+    const line = `a${"😀".repeat(100)}x${"😀".repeat(200)}`;
+    await fs.writeFile(path.join(root, "emoji.txt"), `${line}\n`);
+    // A new process's first search (on this thread or the native scan), then the same search on the workers.
+    const fresh = await createNavTools(root, { cacheDir: false });
+    try {
+      for (let round = 0; round < 2; round++) {
+        for (const [query, regex] of [["x", false], ["x😀", true]] as const) {
+          const result = await fresh.search(query, { regex, caseSensitive: true, glob: "emoji.txt" });
+          if ("error" in result) throw new Error(result.error);
+          expect(result.matches).toHaveLength(1);
+          const text = result.matches[0]!.text;
+          expect(text.isWellFormed(), JSON.stringify(text.slice(0, 4))).toBe(true);
+          expect(text.startsWith("…") && text.endsWith("…")).toBe(true);
+          expect(text).toContain("x");
+        }
+      }
+    } finally {
+      await fresh.close();
+      await fs.rm(path.join(root, "emoji.txt"));
+    }
   });
 });

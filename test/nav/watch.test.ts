@@ -1,0 +1,140 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { createNavTools, type NavTools } from "../../src/index.ts";
+
+// A process that keeps its tools (an MCP server, a long session) answers from the repository as it is at
+// each call: the folders are watched once the tools have answered, changed files are stated again, and a
+// change of entries or of an ignore file makes a new walk.
+
+const made: { root: string; nav: NavTools }[] = [];
+afterEach(async () => {
+  for (const { root, nav } of made.splice(0)) {
+    await nav.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+// A repository, its tools after two calls (the first starts the watch, the second takes in what its walk missed),
+// and helpers to change it and to ask for the lines that hold a word.
+async function repository(options: { watch?: boolean; cache?: boolean } = {}) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "rlmkit-watch-")));
+  const cacheDir = options.cache ? fs.mkdtempSync(path.join(os.tmpdir(), "rlmkit-watch-cache-")) : false;
+  const write = (relative: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    fs.writeFileSync(path.join(root, relative), text);
+  };
+  write("a.py", 'def f():\n    return "needle"\n');
+  write("sub/b.ts", "export const b = 'needle';\n");
+  write("kept.log", "needle in a log\n");
+  write(".gitignore", "kept.log\n");
+  fs.mkdirSync(path.join(root, "empty"));
+  const nav = await createNavTools(root, { cacheDir, ...(options.watch === undefined ? {} : { watch: options.watch }) });
+  made.push({ root, nav });
+  if (cacheDir) made.push({ root: cacheDir, nav });
+  await nav.search("needle");
+  await nav.search("needle");
+  const lines = async (word: string) => {
+    const result = await nav.search(word, { limit: 1000 });
+    if ("error" in result) throw new Error(result.error);
+    return result.matches.map((match) => `${match.path}:${match.line}:${match.text.trim()}`).sort();
+  };
+  return { root, nav, write, lines, at: (relative: string) => path.join(root, relative) };
+}
+
+describe("changes made while the tools are open are seen at the next call", () => {
+  test.each([
+    {
+      label: "a file rewritten in place with the same size",
+      change: (repo: Repo) => repo.write("a.py", 'def f():\n    return "noodle"\n'),
+      word: "oodle",
+      lines: ['a.py:2:return "noodle"'],
+    },
+    { label: "a line appended", change: (repo: Repo) => fs.appendFileSync(repo.at("a.py"), "# zebra\n"), word: "zebra", lines: ["a.py:3:# zebra"] },
+    { label: "a file emptied", change: (repo: Repo) => fs.truncateSync(repo.at("a.py")), word: "needle", lines: ["sub/b.ts:1:export const b = 'needle';"] },
+    { label: "a file removed", change: (repo: Repo) => fs.rmSync(repo.at("sub/b.ts")), word: "needle", lines: ['a.py:2:return "needle"'] },
+    { label: "a file added beside others", change: (repo: Repo) => repo.write("sub/c.py", "zebra = 1\n"), word: "zebra", lines: ["sub/c.py:1:zebra = 1"] },
+    { label: "a file added in a new folder", change: (repo: Repo) => repo.write("new/deep/c.py", "zebra = 1\n"), word: "zebra", lines: ["new/deep/c.py:1:zebra = 1"] },
+    { label: "a file added in a folder that was empty", change: (repo: Repo) => repo.write("empty/c.py", "zebra = 1\n"), word: "zebra", lines: ["empty/c.py:1:zebra = 1"] },
+    {
+      label: "a file renamed",
+      change: (repo: Repo) => fs.renameSync(repo.at("a.py"), repo.at("z.py")),
+      word: "needle",
+      lines: ["sub/b.ts:1:export const b = 'needle';", 'z.py:2:return "needle"'],
+    },
+    {
+      label: "a folder renamed",
+      change: (repo: Repo) => fs.renameSync(repo.at("sub"), repo.at("moved")),
+      word: "needle",
+      lines: ['a.py:2:return "needle"', "moved/b.ts:1:export const b = 'needle';"],
+    },
+    {
+      label: "a file saved the way editors save (a new file renamed over it)",
+      change: (repo: Repo) => {
+        repo.write("a.py.tmp", 'def f():\n    return "zebra"\n');
+        fs.renameSync(repo.at("a.py.tmp"), repo.at("a.py"));
+      },
+      word: "zebra",
+      lines: ['a.py:2:return "zebra"'],
+    },
+    { label: "a file now ignored", change: (repo: Repo) => repo.write(".gitignore", "kept.log\na.py\n"), word: "needle", lines: ["sub/b.ts:1:export const b = 'needle';"] },
+    {
+      label: "an ignored file no longer ignored",
+      change: (repo: Repo) => repo.write(".gitignore", "# nothing\n"),
+      word: "needle",
+      lines: ['a.py:2:return "needle"', "kept.log:1:needle in a log", "sub/b.ts:1:export const b = 'needle';"],
+    },
+    {
+      label: "a file replaced by a folder of the same name",
+      change: (repo: Repo) => {
+        fs.rmSync(repo.at("a.py"));
+        repo.write("a.py/inner.py", "zebra = 2\n");
+      },
+      word: "zebra",
+      lines: ["a.py/inner.py:1:zebra = 2"],
+    },
+  ])("$label", async ({ change, word, lines }) => {
+    const repo = await repository();
+    change(repo);
+    expect(await repo.lines(word)).toEqual(lines);
+    // And again: what the first call after the change found stands.
+    expect(await repo.lines(word)).toEqual(lines);
+  });
+
+  test("with a disk cache too, and each tool sees the same files", async () => {
+    const repo = await repository({ cache: true });
+    fs.rmSync(repo.at("a.py"));
+    repo.write("sub/c.py", "def zebra():\n    pass\n");
+    expect(await repo.lines("needle")).toEqual(["sub/b.ts:1:export const b = 'needle';"]);
+    expect(await repo.nav.outline("a.py")).toMatchObject({ error: expect.stringContaining("no file or directory 'a.py'") });
+    expect(await repo.nav.outline("sub/c.py")).toMatchObject({ symbols: [expect.objectContaining({ name: "zebra" })] });
+    expect(await repo.nav.read("zebra")).toMatchObject({ path: "sub/c.py", startLine: 1 });
+    const listing = await repo.nav.ls("sub");
+    expect("entries" in listing && listing.entries.map((entry) => entry.name)).toEqual(["b.ts", "c.py"]);
+  });
+
+  test("changes between calls that come in a burst (a checkout) are all taken in", async () => {
+    const repo = await repository();
+    for (let index = 0; index < 200; index++) repo.write(`burst/f${index}.py`, `zebra_${index} = ${index}\n`);
+    fs.rmSync(repo.at("sub"), { recursive: true });
+    const found = await repo.lines("zebra_");
+    expect(found).toHaveLength(200);
+    expect(await repo.lines("needle")).toEqual(['a.py:2:return "needle"']);
+  });
+});
+
+describe("without watching (watch: false)", () => {
+  test("the first walk's list stands, and a tool that reads a file states it again", async () => {
+    const repo = await repository({ watch: false });
+    repo.write("sub/c.py", "zebra = 1\n");
+    fs.rmSync(repo.at("a.py"));
+    // Not listed by the walk: not found until the tools are made again.
+    expect(await repo.lines("zebra")).toEqual([]);
+    // Gone: the tools that read it say so, and from then on it is not listed.
+    expect(await repo.nav.outline("a.py")).toMatchObject({ error: expect.stringContaining("no file or directory 'a.py'") });
+    expect(await repo.lines("needle")).toEqual(["sub/b.ts:1:export const b = 'needle';"]);
+  });
+});
+
+type Repo = Awaited<ReturnType<typeof repository>>;
