@@ -1,4 +1,4 @@
-import { grammarParser } from "./grammars.ts";
+import { PARSE_TIME_LIMIT_MS, parseWithin } from "./grammars.ts";
 import type { GrammarName } from "./languages.ts";
 import { SymbolCollector, type LeadingRules } from "./symbol-collector.ts";
 import type { NavSymbol } from "./symbol.ts";
@@ -8,7 +8,7 @@ import { collectJavaSymbols, javaRules } from "./symbols-java.ts";
 import { collectPythonSymbols, pythonRules } from "./symbols-python.ts";
 import { collectRustSymbols, rustRules } from "./symbols-rust.ts";
 import { collectTypescriptSymbols, typescriptRules } from "./symbols-typescript.ts";
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 
 interface Extractor {
   readonly rules: LeadingRules;
@@ -29,14 +29,15 @@ const EXTRACTORS: Record<GrammarName, Extractor> = {
 
 /**
  * Parses source text with a tree-sitter grammar and returns its symbols in
- * document order. Parse errors are tolerated: whatever parsed is reported.
+ * document order. Parse errors are tolerated: whatever parsed is reported. A parse
+ * that takes longer than `parseLimitMs` is given up, and there are no symbols.
  *
  * @example
  * await extractSymbols("class A { m() {} }", "typescript")
  * // [{ name: "A", kind: "class", startLine: 1, ... }, { name: "A.m", kind: "method", container: "A", ... }]
  */
-export async function extractSymbols(source: string, grammar: GrammarName): Promise<NavSymbol[]> {
-  const tree = (await grammarParser(grammar)).parse(source);
+export async function extractSymbols(source: string, grammar: GrammarName, parseLimitMs = PARSE_TIME_LIMIT_MS): Promise<NavSymbol[]> {
+  const tree = await parseWithin(grammar, source, parseLimitMs);
   if (!tree) return [];
   try {
     const extractor = EXTRACTORS[grammar];

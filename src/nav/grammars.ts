@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { Parser } from "web-tree-sitter";
+import type { Parser, Tree } from "web-tree-sitter";
 import type { GrammarName } from "./languages.ts";
 
 const require = createRequire(import.meta.url);
@@ -30,4 +30,22 @@ export function grammarParser(grammar: GrammarName): Promise<Parser> {
     parsers.set(grammar, parser);
   }
   return parser;
+}
+
+/**
+ * How long one file's parse may take before it is given up (the file is then listed without symbols or
+ * references): tree-sitter's error recovery on a large file that is not the language its name says (a
+ * megabyte of plain text named `.ts`) can take seconds, where a megabyte of real code takes about one here.
+ */
+export const PARSE_TIME_LIMIT_MS = 3_000;
+
+/** Parses `source` whole, or answers `null` once the parse has taken `limitMs` (see {@link PARSE_TIME_LIMIT_MS}). */
+export async function parseWithin(grammar: GrammarName, source: string, limitMs = PARSE_TIME_LIMIT_MS): Promise<Tree | null> {
+  const parser = await grammarParser(grammar);
+  const started = performance.now();
+  // Called by the parser every hundred or so steps; true stops it.
+  const tree = parser.parse(source, null, { progressCallback: () => performance.now() - started > limitMs });
+  // A parse given up leaves the parser mid-document: the next one starts afresh.
+  if (!tree) parser.reset();
+  return tree;
 }

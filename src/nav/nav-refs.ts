@@ -1,6 +1,6 @@
 import { readRegularFile } from "./file-read.ts";
 import { globMatcher } from "./file-rules.ts";
-import { grammarParser } from "./grammars.ts";
+import { parseWithin } from "./grammars.ts";
 import { detectLanguage } from "./languages.ts";
 import { leadsToRefused, type NavContext } from "./nav-context.ts";
 import type { NavError, NavRefsOptions, NavSearchResult, SearchMatch } from "./nav-results.ts";
@@ -69,7 +69,7 @@ async function fileReferences(context: NavContext, path: string, name: string, q
   const bytes = readRegularFile(safe.absolute);
   if (!(bytes instanceof Buffer)) return [];
   const text = bytes.toString("utf8");
-  const tree = (await grammarParser(grammar)).parse(text);
+  const tree = await parseWithin(grammar, text);
   if (!tree) return [];
   const declared = new Set(record.symbols.map((symbol) => `${symbol.line}:${symbol.column}`));
   const enclosing = new EnclosingSymbols(symbolSpans(record));

@@ -249,3 +249,14 @@ describe("Python docstrings", () => {
     expect(symbol?.doc).toBe(doc);
   });
 });
+
+describe("a parse that takes too long is given up", () => {
+  // Plain text named as TypeScript: tree-sitter's error recovery takes about a second for these 100 KB here.
+  const slow = `class Alpha {}\n${"big file line NEEDLE\n".repeat(5000)}class Omega {}\n`;
+
+  test("within its time, the file's symbols; past it, none; and the next file parses as usual", async () => {
+    expect((await extractSymbols(slow, "typescript")).map((symbol) => symbol.name)).toEqual(["Alpha", "Omega"]);
+    expect(await extractSymbols(slow, "typescript", 50)).toEqual([]);
+    expect((await extractSymbols("class Beta {}\n", "typescript", 50)).map((symbol) => symbol.name)).toEqual(["Beta"]);
+  });
+});
