@@ -40,7 +40,8 @@ export function resolvePath(context: NavContext, input: string): ResolvedPath | 
   for (let length = 1; length <= segments.length; length++) {
     const prefix = segments.slice(0, length).join("/");
     if (context.index.isOutsideLink(prefix)) {
-      return { error: outsideLinkMessage(prefix) };
+      // The walk lists a link whose target is missing with those that leave (neither can be read); the message tells them apart.
+      return { error: outsideLinkMessage(prefix, !fs.existsSync(path.join(context.index.root, prefix))) };
     }
   }
   if (context.index.isDirectory(relative)) return { type: "dir", path: relative };

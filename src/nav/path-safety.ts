@@ -62,7 +62,10 @@ export function leadsOutside(root: string, absolute: string): boolean {
   }
 }
 
-/** What the nav tools answer for a path that is, or goes through, a symlink out of the repository. */
-export function outsideLinkMessage(relative: string): string {
-  return `'${relative}' is a symlink that points outside the repository; it cannot be read`;
+/**
+ * What the nav tools answer for a path that is, or goes through, a symlink out of the repository; or, `dangling`,
+ * one whose target does not exist.
+ */
+export function outsideLinkMessage(relative: string, dangling = false): string {
+  return dangling ? `'${relative}' is a symlink to nothing (what it names does not exist); it cannot be read` : `'${relative}' is a symlink that points outside the repository; it cannot be read`;
 }

@@ -11,6 +11,8 @@ beforeAll(async () => {
   repo = await buildFixtureRepo();
   // A long line of a's followed by a character that makes `(a+)+$` backtrack exponentially.
   await fs.writeFile(path.join(repo.root, "src", "trap.txt"), `${"a".repeat(5000)}!\n`);
+  // A link inside the repository to a file that does not exist.
+  await fs.symlink("missing.ts", path.join(repo.root, "src", "dangling.ts"));
   nav = await createNavTools(repo.root, { cacheDir: false, searchTimeoutMs: 4000, maxFileBytes: 50_000 });
 });
 
@@ -27,6 +29,7 @@ const REFUSED: [string, string, string][] = [
   ["Windows absolute path", "C:\\Windows\\win.ini", "is absolute"],
   ["symlink to a file outside", "src/escape.ts", "'src/escape.ts' is a symlink that points outside the repository"],
   ["file through a symlinked directory outside", "linked-outside/secret.txt", "'linked-outside' is a symlink that points outside the repository"],
+  ["symlink to nothing", "src/dangling.ts", "'src/dangling.ts' is a symlink to nothing (what it names does not exist)"],
 ];
 
 describe("path safety", () => {
