@@ -114,7 +114,10 @@ export class RepositoryWatch {
     if (entry === ".gitignore") {
       this.#ignores = true;
       this.#listing = true;
-    } else if (this.#index.isFile(relative)) this.#files.add(relative);
+    }
+    // A new walk states every file again: nothing more to note (a checkout's thousands of events ask nothing then).
+    else if (this.#listing) return;
+    else if (this.#index.isFile(relative)) this.#files.add(relative);
     // A watched folder's own times change with its entries, which its own watcher reports.
     else if (event === "change" && this.#index.isFolder(relative)) return;
     else if (!this.#index.isRefused(relative)) this.#listing = true;
