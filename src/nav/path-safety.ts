@@ -50,7 +50,8 @@ export async function resolveInside(root: string, input: string): Promise<SafePa
 /** True when `candidate` is `root` or below it. Both must be absolute and normalised. */
 export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  // `..x` or `...` is a name inside; only `..` itself, or a path through it, leads up.
+  return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 /** True when the file at `absolute` (a path under `root`, a real path) is, or goes through, a symlink that leads out of `root`; false when it cannot be resolved. */

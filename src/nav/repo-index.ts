@@ -46,8 +46,9 @@ export class RepositoryIndex {
   readonly root: string;
   readonly #rule: ReadRule;
   #walk: WalkState | undefined;
-  // True once the repository was walked in this process (a walk dropped by a change is made again).
+  // True once the repository was walked in this process (a walk dropped by a change is made again), and the latest walk.
   #walked = false;
+  #lastWalk: WalkState | undefined;
   readonly #watch: LaterWatch;
   readonly #firstWalk: FirstWalk;
   readonly #store: IndexStore;
@@ -178,12 +179,13 @@ export class RepositoryIndex {
   /** Takes in what the watch saw change (see {@link watchSoon}): changed files are stated again; new entries or ignore rules make a new walk. */
   async refresh(): Promise<void> {
     const changes = await this.#watch.changes();
-    const walk = this.#walk;
-    if (!changes || !walk) return;
-    if (changes.ignores) this.#rule.forgetIgnoreFiles();
+    if (!changes) return;
+    // A new walk reads the ignore files afresh: one changed, or a folder came that may bring its own.
+    if (changes.ignores || changes.listing) this.#rule.forgetIgnoreFiles();
     if (changes.listing) return this.#forgetWalk();
-    for (const relative of changes.files) {
-      const known = walk.files.get(relative);
+    // A listed link may lead to a file that changed under its own path: the links are stated again too.
+    for (const relative of [...changes.files, ...(this.#walk?.links ?? [])]) {
+      const known = this.#walk?.files.get(relative);
       if (known) this.#restat(relative, known);
     }
   }
@@ -292,14 +294,16 @@ export class RepositoryIndex {
   async flush(): Promise<void> {
     if (!this.#dirty || !this.#store.enabled) return;
     this.#dirty = false;
-    await this.#store.writeCache(this.#analyses.records, this.#filters, this.#ensureWalk().files);
+    // After a change forgot the walk, the last one's list (the next process walks anyway).
+    const walk = this.#walk ?? this.#lastWalk;
+    if (walk) await this.#store.writeCache(this.#analyses.records, this.#filters, walk.files);
   }
 
   #ensureWalk(known?: KnownStats): WalkState {
     if (this.#walk) return this.#walk;
     // A walk that comes before the cache is read (a first `nav_read`, say) shares the work as the hint says too.
     this.#firstWalk.startAhead(() => this.#store.walkHint());
-    this.#walk = this.#firstWalk.walk(this.#store.loaded(), known);
+    this.#walk = this.#lastWalk = this.#firstWalk.walk(this.#store.loaded(), known);
     this.#walked = true;
     this.#watch.follow(this.#walk.folders);
     return this.#walk;

@@ -59,7 +59,14 @@ export class RepositoryWatch {
       if (this.#watchers.has(folder)) continue;
       let watcher: fs.FSWatcher;
       try {
-        watcher = fs.watch(path.join(this.#root, folder), { persistent: false }, (event, name) => this.#changed(folder, event, name));
+        watcher = fs.watch(path.join(this.#root, folder), { persistent: false }, (event, name) => {
+          // Nothing may throw out of an event (it would end the process): what cannot be told counts as a change of entries.
+          try {
+            this.#changed(folder, event, name);
+          } catch {
+            this.#listing = true;
+          }
+        });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // Gone, or no longer a folder, since the walk: the next walk finds that.
@@ -111,6 +118,14 @@ export class RepositoryWatch {
     }
     const entry = String(name);
     const relative = folder ? `${folder}/${entry}` : entry;
+    // The folder itself went (Linux names it by its own name): its watcher is dead, and one made at the same path
+    // for a folder made there again would be skipped as already watching.
+    if (event === "rename" && folder !== "" && entry === path.basename(folder)) {
+      this.#watchers.get(folder)?.close();
+      this.#watchers.delete(folder);
+      this.#listing = true;
+      return;
+    }
     if (entry === ".gitignore") {
       this.#ignores = true;
       this.#listing = true;
@@ -118,8 +133,9 @@ export class RepositoryWatch {
     // A new walk states every file again: nothing more to note (a checkout's thousands of events ask nothing then).
     else if (this.#listing) return;
     else if (this.#index.isFile(relative)) this.#files.add(relative);
-    // A watched folder's own times change with its entries, which its own watcher reports.
-    else if (event === "change" && this.#index.isFolder(relative)) return;
+    // A listed folder's own times change with its entries, which its own watcher reports; a rename is its going.
+    else if (this.#index.isFolder(relative)) this.#listing ||= event === "rename";
+    // A new entry the rule refuses (an ignored build output, say) lists nothing new.
     else if (!this.#index.isRefused(relative)) this.#listing = true;
   }
 }

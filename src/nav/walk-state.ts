@@ -23,6 +23,8 @@ export interface WalkState {
   readonly files: WalkedFiles;
   /** Every folder the walk listed ("" is the root), those that hold no file too. */
   readonly folders: readonly string[];
+  /** The symlinks the walk let through (a listed one leads to a file that may be listed under its own path too). */
+  readonly links: readonly string[];
   readonly outsideLinks: ReadonlySet<string>;
   readonly directories: ReadonlySet<string>;
 }
@@ -109,7 +111,7 @@ export class FirstWalk {
     const kept = listing && replayListing(this.#root, listing, this.#rule, known);
     if (kept) {
       ahead?.helper.cancel();
-      return stateOf(kept, listing!.folders);
+      return stateOf(kept, listing!.folders, listing!.links);
     }
     // When the walk began reading: a thread ahead of it, or the rule (which keeps the ignore files as it read them), may have begun before.
     // (A thread ahead is used for at most AHEAD_FRESH_MS, well under LISTING_SETTLED_MS: its term only guards that relation.)
@@ -117,7 +119,7 @@ export class FirstWalk {
     const walked = this.#walkNow(ahead, cache);
     // Checked later: the folders' `lstat`s and the write are no part of the answer the walk is for.
     this.#listing?.write(() => listingOf(this.#root, walked, this.#rule, startedAt, this.#settledMs));
-    return stateOf(walked, walked.trace.folders);
+    return stateOf(walked, walked.trace.folders, walked.trace.links);
   }
 
   #walkNow(ahead: Ahead | undefined, cache: IndexCache | undefined): RepositoryWalk {
@@ -148,12 +150,13 @@ interface Ahead {
   readonly at: number;
 }
 
-function stateOf(walked: Pick<RepositoryWalk, "files" | "outsideLinks">, folders: readonly string[]): WalkState {
+function stateOf(walked: Pick<RepositoryWalk, "files" | "outsideLinks">, folders: readonly string[], links: readonly string[]): WalkState {
   let directories: Set<string> | undefined;
   // Folders only for the tools that ask whether a path is one (not a search): found from the list as first made (a file's new version keeps its path).
   return {
     files: new WalkedFiles(walked.files),
     folders,
+    links,
     outsideLinks: new Set(walked.outsideLinks),
     get directories() {
       return (directories ??= foldersOf(walked.files));

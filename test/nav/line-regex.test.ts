@@ -111,6 +111,7 @@ const PATTERNS: [string, string, boolean][] = [
   ["an escaped literal", String.raw`\w+\(self`, true],
   ["a literal after an optional letter and a group", String.raw`(async\s+)?defs?\s+retry`, false],
   ["a literal in a line of its own, repeated on the line", String.raw`return`, true],
+  ["a group with its own flag, as JavaScript and ripgrep read it", String.raw`def (?i:RETRY)\(`, true],
 ];
 
 describe("nav_search regular expressions match one line at a time, as ripgrep does", () => {
@@ -152,8 +153,9 @@ describe("constructs a line-oriented, linear-time search refuses", () => {
     ["the start of the text", String.raw`\Aimport`, "\\A (the start of the text) is not supported"],
     ["the end of the text", String.raw`pass\z`, "\\z (the end of the text) is not supported"],
     ["a POSIX class", String.raw`[[:alpha:]]+`, "POSIX classes such as [:alpha:] are not supported"],
-    ["an inline flag", String.raw`(?i)retry`, "inline flags and groups such as (?i…) are not supported"],
-    ["a Python-style named group", String.raw`(?P<name>\w+)`, "inline flags and groups such as (?P…) are not supported"],
+    ["an inline flag", String.raw`(?i)retry`, "(?i) is not supported"],
+    ["inline flags turned off", String.raw`(?-i)retry`, "(?-i) is not supported"],
+    ["a Python-style named group", String.raw`(?P<name>\w+)`, "(?P<name>…) is not supported"],
   ];
   test.each(REFUSED)("%s", async (_label, pattern, message) => {
     expect(await nav.search(pattern, { regex: true })).toEqual({ error: expect.stringContaining(message) });

@@ -13,6 +13,8 @@ beforeAll(async () => {
   await fs.writeFile(path.join(repo.root, "src", "trap.txt"), `${"a".repeat(5000)}!\n`);
   // A link inside the repository to a file that does not exist.
   await fs.symlink("missing.ts", path.join(repo.root, "src", "dangling.ts"));
+  // A name that starts with two dots, at the root: inside the repository like any other.
+  await fs.writeFile(path.join(repo.root, "..notes.txt"), "dotted\n");
   nav = await createNavTools(repo.root, { cacheDir: false, searchTimeoutMs: 4000, maxFileBytes: 50_000 });
 });
 
@@ -52,6 +54,10 @@ describe("path safety", () => {
   test("ignored files and .git cannot be read by naming them, and the error says why", async () => {
     expect(await nav.read("ignored/secret.ts")).toEqual({ error: expect.stringMatching(/^'ignored\/secret\.ts' may not be read: its folder 'ignored' is ignored by git \(rule 'ignored\/' in \.gitignore\)/), refused: "ignored" });
     expect(await nav.read(".git/config")).toEqual({ error: expect.stringMatching(/^'\.git\/config' may not be read: it is in \.git\/, git's own data/), refused: "git" });
+  });
+
+  test("a file whose name starts with two dots is read, not taken for a path that leads up", async () => {
+    expect(await nav.read("..notes.txt")).toMatchObject({ path: "..notes.txt", text: "dotted" });
   });
 
   test("a symlink that stays inside the repository is read normally", async () => {
