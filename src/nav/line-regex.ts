@@ -124,10 +124,11 @@ function readLineRegex(pattern: string, caseSensitive: boolean): LineRegex | { r
       out += group;
       folded += group;
       index += group.length;
-    } else if (char === "(" && pattern[index + 1] === "?" && (pattern[index + 2] === "P" || /^[A-Za-z-]+\)/.test(pattern.slice(index + 2)))) {
-      // A group with flags, `(?i:…)`, is JavaScript's too; flags for the rest of the pattern, `(?i)`, and Python's `(?P<name>…)` are not.
-      const shown = pattern[index + 2] === "P" ? "(?P<name>…)" : pattern.slice(index, pattern.indexOf(")", index) + 1);
-      return { error: `${shown} is not supported: ${UNSUPPORTED_HINT}; ask for case with the caseSensitive option or a group such as (?i:…), and name a group as (?<name>…)` };
+    } else if (char === "(" && pattern[index + 1] === "?" && /[A-Za-z-]/.test(pattern[index + 2] ?? "")) {
+      // Flags inside a pattern: `(?i)`, or a group's own, `(?i:…)`, which JavaScript reads too, but which neither the
+      // rewrite that keeps a pattern within a line (`(?s:.)`) nor the linear-time engine can take. And Python's `(?P<name>…)`.
+      const shown = pattern[index + 2] === "P" ? "(?P<name>…)" : /^\(\?[A-Za-z-]*[:)]/.exec(pattern.slice(index))?.[0].replace(/:$/, ":…)") ?? pattern.slice(index, index + 3);
+      return { error: `${shown} is not supported: ${UNSUPPORTED_HINT}; flags inside a pattern are not, so ask for case with the caseSensitive option, and name a group as (?<name>…)` };
     } else if (char === "(" && pattern[index + 1] === "?" && (pattern[index + 2] === "=" || pattern[index + 2] === "!" || (pattern[index + 2] === "<" && (pattern[index + 3] === "=" || pattern[index + 3] === "!")))) {
       return { error: `lookaround such as ${pattern.slice(index, index + (pattern[index + 2] === "<" ? 4 : 3))}...) is not supported: ${UNSUPPORTED_HINT}; match the surrounding text instead` };
     } else if (char === "\n") {

@@ -10,7 +10,7 @@ import { pathUnder, type SearchFile } from "./text-scan.ts";
 import type { FileFilter, FilterSink } from "./file-filters.ts";
 import { cachedFileList, knownFileOf, learningSink, sameVersion, trigramTestOf, type TrigramTest } from "./index-filters.ts";
 import { LaterWatch, watchWalk } from "./repo-watch.ts";
-import { restatListed } from "./restat-listed.ts";
+import { LinkTargets, restatListed } from "./restat-listed.ts";
 
 /** Options of {@link RepositoryIndex}. */
 export interface RepositoryIndexOptions {
@@ -49,6 +49,7 @@ export class RepositoryIndex {
   // True once the repository was walked in this process (a walk dropped by a change is made again), and the latest walk.
   #walked = false;
   #lastWalk: WalkState | undefined;
+  readonly #linkTargets = new LinkTargets();
   readonly #watch: LaterWatch;
   readonly #firstWalk: FirstWalk;
   readonly #store: IndexStore;
@@ -183,8 +184,9 @@ export class RepositoryIndex {
     // A new walk reads the ignore files afresh: one changed, or a folder came that may bring its own.
     if (changes.ignores || changes.listing) this.#rule.forgetIgnoreFiles();
     if (changes.listing) return this.#forgetWalk();
-    // A listed link may lead to a file that changed under its own path: the links are stated again too.
-    for (const relative of [...changes.files, ...(this.#walk?.links ?? [])]) {
+    // A listed link may lead to a file that changed under its own path: the links to it are stated again too.
+    const links = this.#walk ? this.#linkTargets.linksTo(this.root, this.#walk, changes.files) : [];
+    for (const relative of [...changes.files, ...links]) {
       const known = this.#walk?.files.get(relative);
       if (known) this.#restat(relative, known);
     }

@@ -121,8 +121,12 @@ export class RepositoryWatch {
     // The folder itself went (Linux names it by its own name): its watcher is dead, and one made at the same path
     // for a folder made there again would be skipped as already watching.
     if (event === "rename" && folder !== "" && entry === path.basename(folder)) {
-      this.#watchers.get(folder)?.close();
-      this.#watchers.delete(folder);
+      // The folders below it went with it (a watcher follows a folder that is moved, and none of theirs says so).
+      for (const [watched, watcher] of this.#watchers) {
+        if (watched !== folder && !watched.startsWith(`${folder}/`)) continue;
+        watcher.close();
+        this.#watchers.delete(watched);
+      }
       this.#listing = true;
       return;
     }

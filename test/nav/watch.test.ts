@@ -150,6 +150,18 @@ describe("changes made while the tools are open are seen at the next call", () =
     expect(await repo.lines("giraffe")).toEqual(["sub/d.py:1:giraffe = 1"]);
   });
 
+  test("a folder moved away with the folder in it, then both made again: the inner one is watched again", async () => {
+    const repo = await repository();
+    repo.write("outer/inner/x.py", "x = 1\n");
+    expect(await repo.lines("x = 1")).toEqual(["outer/inner/x.py:1:x = 1"]);
+    fs.renameSync(repo.at("outer"), `${repo.root}-moved`);
+    made.push({ root: `${repo.root}-moved`, nav: repo.nav });
+    repo.write("outer/inner/y.py", "zebra = 1\n");
+    expect(await repo.lines("zebra")).toEqual(["outer/inner/y.py:1:zebra = 1"]);
+    repo.write("outer/inner/z.py", "giraffe = 1\n");
+    expect(await repo.lines("giraffe")).toEqual(["outer/inner/z.py:1:giraffe = 1"]);
+  });
+
   test("a folder swapped for another with its own .gitignore: what that one ignores is not shown", async () => {
     const repo = await repository();
     const other = fs.mkdtempSync(path.join(os.tmpdir(), "rlmkit-watch-other-"));
