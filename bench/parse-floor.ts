@@ -13,7 +13,7 @@
  * temporary folder. Run: `npm run build && node bench/parse-floor.ts ROOT [rounds]`.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,7 +40,7 @@ function build(folder: string): string {
   run("npm", ["pack", "--silent", ...SOURCES], folder);
   for (const archive of readdirSync(folder).filter((name) => name.endsWith(".tgz"))) {
     const into = path.join(folder, archive.replace(/-[\d.]+\.tgz$/, ""));
-    run("mkdir", ["-p", into], folder);
+    mkdirSync(into, { recursive: true });
     run("tar", ["xzf", archive, "-C", into, "--strip-components=1"], folder);
   }
   const runtime = path.join(folder, "tree-sitter", "vendor", "tree-sitter", "lib");

@@ -46,8 +46,7 @@ export class RepositoryIndex {
   readonly root: string;
   readonly #rule: ReadRule;
   #walk: WalkState | undefined;
-  // True once the repository was walked in this process (a walk dropped by a change is made again), and the latest walk.
-  #walked = false;
+  // The latest walk of this process: kept when a change drops `#walk` (the next use walks again).
   #lastWalk: WalkState | undefined;
   readonly #linkTargets = new LinkTargets();
   readonly #watch: LaterWatch;
@@ -117,7 +116,7 @@ export class RepositoryIndex {
    * what it found.
    */
   async cachedSearchFiles(): Promise<{ readonly files: SearchFile[]; readonly complete: boolean } | undefined> {
-    if (this.#walked || !this.#store.enabled) return undefined;
+    if (this.#lastWalk || !this.#store.enabled) return undefined;
     const files = cachedFileList(await this.#loadCacheContents(), this.#rule.secretFiles);
     return files && { files, complete: files.length === this.#store.lastWalkFiles() };
   }
@@ -145,7 +144,7 @@ export class RepositoryIndex {
    * the test passes.
    */
   async trigramTest(trigrams: Uint32Array): Promise<TrigramTest> {
-    const walkedBefore = this.#walked;
+    const walkedBefore = this.#lastWalk !== undefined;
     const known = knownFileOf(this.#analyses.records, this.#filters, await this.#loadCacheContents());
     return trigramTestOf(known, trigrams, walkedBefore ? (file) => this.absolute(file.path) : undefined);
   }
@@ -181,9 +180,11 @@ export class RepositoryIndex {
   async refresh(): Promise<void> {
     const changes = await this.#watch.changes();
     if (!changes) return;
-    // A new walk reads the ignore files afresh: one changed, or a folder came that may bring its own.
-    if (changes.ignores || changes.listing) this.#rule.forgetIgnoreFiles();
-    if (changes.listing) return this.#forgetWalk();
+    if (changes.listing) {
+      // A new walk reads the ignore files afresh: one changed, or a folder came that may bring its own.
+      this.#rule.forgetIgnoreFiles();
+      return this.#forgetWalk();
+    }
     // A listed link may lead to a file that changed under its own path: the links to it are stated again too.
     const links = this.#walk ? this.#linkTargets.linksTo(this.root, this.#walk, changes.files) : [];
     for (const relative of [...changes.files, ...links]) {
@@ -277,7 +278,7 @@ export class RepositoryIndex {
 
   /** How the index was filled so far. */
   stats(): IndexStats {
-    return { files: this.#walked ? this.#ensureWalk().files.size : 0, analyzed: this.#analyses.analyzed, fromCache: this.#analyses.fromCache };
+    return { files: this.#lastWalk ? this.#ensureWalk().files.size : 0, analyzed: this.#analyses.analyzed, fromCache: this.#analyses.fromCache };
   }
 
   /**
@@ -306,7 +307,6 @@ export class RepositoryIndex {
     // A walk that comes before the cache is read (a first `nav_read`, say) shares the work as the hint says too.
     this.#firstWalk.startAhead(() => this.#store.walkHint());
     this.#walk = this.#lastWalk = this.#firstWalk.walk(this.#store.loaded(), known);
-    this.#walked = true;
     this.#watch.follow(this.#walk.folders);
     return this.#walk;
   }

@@ -7,10 +7,11 @@ import type { WalkState } from "./walk-state.ts";
 export interface WatchedChanges {
   /** Listed files that were written, removed or replaced. */
   readonly files: ReadonlySet<string>;
-  /** An entry the walk did not list appeared, or a folder went or was renamed: the repository is to be walked again. */
+  /**
+   * An entry the walk did not list appeared, a folder went or was renamed, or a `.gitignore` changed: the repository
+   * is to be walked again, under ignore files read again.
+   */
   readonly listing: boolean;
-  /** A `.gitignore` changed: the read rule is to read the ignore files again. */
-  readonly ignores: boolean;
 }
 
 /** What a watch asks the index about an entry that changed. */
@@ -35,7 +36,6 @@ export class RepositoryWatch {
   readonly #watchers = new Map<string, fs.FSWatcher>();
   #files = new Set<string>();
   #listing = false;
-  #ignores = false;
   #closed = false;
 
   constructor(root: string, index: WatchedIndex) {
@@ -95,11 +95,10 @@ export class RepositoryWatch {
 
   /** The changes seen since the last call, or `undefined` when there were none. */
   take(): WatchedChanges | undefined {
-    if (!this.#listing && !this.#ignores && this.#files.size === 0) return undefined;
-    const changes = { files: this.#files, listing: this.#listing, ignores: this.#ignores };
+    if (!this.#listing && this.#files.size === 0) return undefined;
+    const changes = { files: this.#files, listing: this.#listing };
     this.#files = new Set();
     this.#listing = false;
-    this.#ignores = false;
     return changes;
   }
 
@@ -130,10 +129,8 @@ export class RepositoryWatch {
       this.#listing = true;
       return;
     }
-    if (entry === ".gitignore") {
-      this.#ignores = true;
-      this.#listing = true;
-    }
+    // A listed file, but one whose change is the rule's: a new walk under it.
+    if (entry === ".gitignore") this.#listing = true;
     // A new walk states every file again: nothing more to note (a checkout's thousands of events ask nothing then).
     else if (this.#listing) return;
     else if (this.#index.isFile(relative)) this.#files.add(relative);

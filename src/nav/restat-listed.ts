@@ -16,9 +16,10 @@ import type { WalkState } from "./walk-state.ts";
  * now, say), which only a new walk can list.
  */
 export function restatListed(root: string, rule: ReadRule, files: WalkedFiles, relative: string, known: WalkedFile): WalkedFile | undefined | null {
+  const absolute = pathUnder(root, relative);
   let stat: fs.Stats;
   try {
-    stat = fs.statSync(pathUnder(root, relative));
+    stat = fs.statSync(absolute);
   } catch {
     files.delete(relative);
     return undefined;
@@ -29,7 +30,7 @@ export function restatListed(root: string, rule: ReadRule, files: WalkedFiles, r
   }
   // The same times and size may be another file's (one written in the same tick of the clock): the identity tells.
   if (sameVersion(known, stat) && stat.dev === known.dev && stat.ino === known.ino) return known;
-  if (rule.refusal(relative) !== undefined || leadsOutside(root, pathUnder(root, relative))) {
+  if (rule.refusal(relative) !== undefined || leadsOutside(root, absolute)) {
     files.delete(relative);
     return undefined;
   }

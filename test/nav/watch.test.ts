@@ -46,7 +46,13 @@ async function repository(options: { watch?: boolean; cache?: boolean } = {}) {
     if ("error" in result) throw new Error(result.error);
     return result.matches.map((match) => `${match.path}:${match.line}:${match.text.trim()}`).sort();
   };
-  return { root, nav, write, lines, at: (relative: string) => path.join(root, relative) };
+  // Moves an entry out of the repository, beside it, removed with it after the test.
+  const moveOut = (relative: string) => {
+    const outside = `${root}-${path.basename(relative)}`;
+    fs.renameSync(path.join(root, relative), outside);
+    made.push({ root: outside, nav });
+  };
+  return { root, nav, write, lines, moveOut, at: (relative: string) => path.join(root, relative) };
 }
 
 describe("changes made while the tools are open are seen at the next call", () => {
@@ -77,10 +83,7 @@ describe("changes made while the tools are open are seen at the next call", () =
     },
     {
       label: "a folder named like a secret file moved out of the repository",
-      change: (repo: Repo) => {
-        fs.renameSync(repo.at("credentials"), `${repo.root}-credentials`);
-        made.push({ root: `${repo.root}-credentials`, nav: repo.nav });
-      },
+      change: (repo: Repo) => repo.moveOut("credentials"),
       word: "needle",
       lines: ['a.py:2:return "needle"', "sub/b.ts:1:export const b = 'needle';"],
     },
@@ -154,8 +157,7 @@ describe("changes made while the tools are open are seen at the next call", () =
     const repo = await repository();
     repo.write("outer/inner/x.py", "x = 1\n");
     expect(await repo.lines("x = 1")).toEqual(["outer/inner/x.py:1:x = 1"]);
-    fs.renameSync(repo.at("outer"), `${repo.root}-moved`);
-    made.push({ root: `${repo.root}-moved`, nav: repo.nav });
+    repo.moveOut("outer");
     repo.write("outer/inner/y.py", "zebra = 1\n");
     expect(await repo.lines("zebra")).toEqual(["outer/inner/y.py:1:zebra = 1"]);
     repo.write("outer/inner/z.py", "giraffe = 1\n");
